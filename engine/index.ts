@@ -1,0 +1,5 @@
+// The engine's public entry: `import { repair, createStream } from 'jsonmend/engine'`.
+export { repair } from './repair.js';
+export type * from './types.js';
+export { ERROR_CODES, WARNING_CODES, makeError, makeWarning } from './error-codes.js';
+export { REPAIR_KINDS, compactRepairName } from './repair-kinds.js';

@@ -1,0 +1,61 @@
+// The repair vocabulary (DESIGN.md "Repair vocabulary"): every RepairDetail.type the engine can emit,
+// its confidence, and its compact-contract name. docs/repairs.md lists the same table; a test checks both.
+import type { Confidence } from './types.js';
+
+interface RepairKind {
+  confidence: Confidence;
+  category: 'syntax' | 'schema';
+  /** Name in the compact contract's `repairs` list, where it differs. */
+  compactName?: string;
+}
+
+export const REPAIR_KINDS = {
+  // Syntax, high confidence: structural fixes whose result is unambiguous.
+  removed_markdown_fence: { confidence: 'high', category: 'syntax' },
+  stripped_leading_text: { confidence: 'high', category: 'syntax' },
+  stripped_trailing_text: { confidence: 'high', category: 'syntax' },
+  closed_object_bracket: { confidence: 'high', category: 'syntax' },
+  closed_array_bracket: { confidence: 'high', category: 'syntax' },
+  closed_string: { confidence: 'high', category: 'syntax' },
+  quoted_unquoted_keys: { confidence: 'high', category: 'syntax', compactName: 'quoted_keys' },
+  converted_single_quotes: { confidence: 'high', category: 'syntax' },
+  removed_trailing_comma: { confidence: 'high', category: 'syntax' },
+  removed_duplicate_comma: { confidence: 'high', category: 'syntax' },
+  replaced_nan: { confidence: 'high', category: 'syntax' },
+  removed_comments: { confidence: 'high', category: 'syntax' },
+  normalized_decimal: { confidence: 'high', category: 'syntax' },
+  completed_truncated_number: { confidence: 'high', category: 'syntax' },
+  completed_truncated_literal: { confidence: 'high', category: 'syntax' },
+  replaced_python_literal: { confidence: 'high', category: 'syntax' },
+  converted_smart_quotes: { confidence: 'high', category: 'syntax' },
+  inserted_missing_comma: { confidence: 'high', category: 'syntax' },
+  inserted_missing_colon: { confidence: 'high', category: 'syntax' },
+  escaped_control_character: { confidence: 'high', category: 'syntax' },
+  removed_truncated_member: { confidence: 'high', category: 'syntax' },
+  // Added by jsonmend (DESIGN.md allows new kinds; each is in docs/repairs.md).
+  removed_invalid_escape: { confidence: 'high', category: 'syntax' },
+  escaped_inner_quote: { confidence: 'high', category: 'syntax' },
+  replaced_undefined: { confidence: 'high', category: 'syntax' },
+  removed_extra_closing_bracket: { confidence: 'high', category: 'syntax' },
+  concatenated_strings: { confidence: 'high', category: 'syntax' },
+  removed_ellipsis: { confidence: 'high', category: 'syntax' },
+  removed_jsonp_wrapper: { confidence: 'high', category: 'syntax' },
+  normalized_whitespace: { confidence: 'high', category: 'syntax' },
+  removed_invalid_character: { confidence: 'medium', category: 'syntax' },
+  wrapped_multiple_values: { confidence: 'medium', category: 'syntax' },
+  closed_mismatched_bracket: { confidence: 'medium', category: 'syntax' },
+  // Syntax, medium: the text was a guess at the author's intent.
+  quoted_bare_string: { confidence: 'medium', category: 'syntax' },
+  // Schema.
+  type_coercion: { confidence: 'medium', category: 'schema' },
+  removed_extra_field: { confidence: 'medium', category: 'schema' },
+  injected_required_field: { confidence: 'medium', category: 'schema' },
+  enum_coercion: { confidence: 'low', category: 'schema' },
+} as const satisfies Record<string, RepairKind>;
+
+export type RepairType = keyof typeof REPAIR_KINDS;
+
+export function compactRepairName(type: string): string {
+  const kind: RepairKind | undefined = (REPAIR_KINDS as Record<string, RepairKind>)[type];
+  return kind?.compactName ?? type;
+}

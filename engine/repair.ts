@@ -1,0 +1,56 @@
+// Batch repair: valid JSON takes the fast path through JSON.parse; anything else goes through the
+// scanner once, as a single final piece — the same scanner a stream drives chunk by chunk.
+import { makeError } from './error-codes.js';
+import { failureResponse, successResponse } from './response.js';
+import { MAX_DEPTH, Scanner } from './scanner/scanner.js';
+import { applySchema } from './schema/index.js';
+import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './types.js';
+
+export function repair(text: string, options?: RepairOptions): RepairResponse {
+  if (typeof text !== 'string') {
+    return failureResponse([makeError('INVALID_REQUEST', 'The input must be a string.')]);
+  }
+  let value: unknown;
+  let parsed = false;
+  try {
+    value = JSON.parse(text);
+    parsed = true;
+  } catch {
+    // not valid JSON: repaired below
+  }
+  if (parsed) return withSchema(value, [], [], options);
+  const scanner = new Scanner();
+  scanner.feed(text, true);
+  return conclude(scanner, options);
+}
+
+/** Turns a finished scanner into the response (shared with the stream's finalize). */
+export function conclude(scanner: Scanner, options: RepairOptions | undefined): RepairResponse {
+  if (scanner.tooDeep) {
+    return failureResponse([
+      makeError('UNRECOVERABLE_SYNTAX_ERROR', `The input nests deeper than ${MAX_DEPTH} levels.`),
+    ]);
+  }
+  const roots = scanner.roots;
+  if (roots.length === 0) {
+    return failureResponse([
+      makeError('UNRECOVERABLE_SYNTAX_ERROR', 'No JSON value was found in the input.', {
+        suggestion: 'Send text that contains a JSON object, array or value.',
+      }),
+    ]);
+  }
+  return withSchema(roots.length === 1 ? roots[0] : roots.slice(), scanner.log.details(), scanner.warnings.slice(), options);
+}
+
+function withSchema(
+  value: unknown,
+  syntaxRepairs: RepairDetail[],
+  warnings: Warning[],
+  options: RepairOptions | undefined,
+): RepairResponse {
+  if (options?.schema === undefined || options.schema === null) return successResponse(value, syntaxRepairs, [], warnings);
+  const outcome = applySchema(value, options.schema, options.mode ?? 'strict');
+  const allWarnings = outcome.warnings.length === 0 ? warnings : warnings.concat(outcome.warnings);
+  if (outcome.errors.length > 0) return failureResponse(outcome.errors, syntaxRepairs, outcome.repairs, allWarnings);
+  return successResponse(outcome.value, syntaxRepairs, outcome.repairs, allWarnings);
+}

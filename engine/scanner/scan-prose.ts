@@ -1,0 +1,190 @@
+// Before the JSON: models open with prose ("Here's the JSON:"), a markdown fence, a <think> block, or
+// a JSONP callback. The root value starts at the first `{` or `[` (or after a fence); a scalar root
+// (`42`, `"text"`, `tru`) is accepted only when nothing but the end of the input follows it.
+import { endsWord, isDigit, isJsonWhitespace } from './char-codes.js';
+import { ROOT_START, THINK, VALUE, type Scanner } from './scanner.js';
+
+const PROSE_KEEP = 128; // enough of the prose to recognise a JSONP callback name
+
+/** ROOT_START. True when it progressed; false when it needs more input (or the input is done). */
+export function scanProse(s: Scanner): boolean {
+  if (!s.prose) {
+    if (!s.skipTrivia()) return false;
+    const text = s.text;
+    const i = s.i;
+    if (i >= text.length) {
+      if (s.final) s.finish();
+      return false;
+    }
+    const c = text.charCodeAt(i);
+    switch (c) {
+      case 0x7b: // {
+      case 0x5b: // [
+        s.open(c === 0x5b, i);
+        return true;
+      case 0x22: case 0x27: case 0x201c: case 0x2018: // " ' “ ‘ — a root string
+        s.startString(c, false, i);
+        return true;
+      case 0x60: { // `
+        const f = s.fenceAt(i);
+        if (f < 0) return false;
+        if (f > 0) return s.skipFenceLine(i); // phase stays ROOT_START: the fenced text starts afresh
+        break;
+      }
+      case 0x3c: // <
+        return thinkTag(s, i);
+      default: {
+        const verdict = rootScalar(s, i);
+        if (verdict < 0) return false;
+        if (verdict > 0) {
+          s.phase = VALUE;
+          return true;
+        }
+      }
+    }
+    s.prose = true;
+  }
+  return skipProse(s);
+}
+
+/** Prose: skip to the first `{`, `[`, fence, <think> or JSONP `(`. */
+function skipProse(s: Scanner): boolean {
+  const text = s.text;
+  const len = text.length;
+  let i = s.i;
+  const start = i;
+  for (; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) break; // { [
+    if (c === 0x60 || c === 0x3c) { // ` <
+      if (i + 10 > len && !s.final) break; // decide when enough has arrived
+      if (c === 0x60 ? s.fenceAt(i) > 0 : thinkTagLength(text, i) > 0) break;
+    }
+    if (c === 0x28 && isCallbackName(s, text.slice(start, i))) break; // (
+  }
+  notePose(s, text, start, i);
+  s.i = i;
+  if (i >= len) {
+    if (s.final) s.finish();
+    return false;
+  }
+  const c = text.charCodeAt(i);
+  if ((c === 0x60 || c === 0x3c) && i + 10 > len && !s.final && !(c === 0x60 ? s.fenceAt(i) > 0 : thinkTagLength(text, i) > 0)) {
+    return false;
+  }
+  if (c === 0x28) { // ( — JSONP: `callback({...})`
+    // repair: a JSONP callback wrapper is removed
+    s.record('removed_jsonp_wrapper', i);
+    s.jsonp = true;
+    s.proseHasText = false;
+    s.prose = false;
+    s.i = i + 1;
+    return true;
+  }
+  if (s.proseHasText) {
+    // repair: prose before the JSON is dropped
+    s.log.record('stripped_leading_text', s.proseStart);
+    s.proseHasText = false;
+  }
+  s.prose = false;
+  if (c === 0x7b || c === 0x5b) {
+    s.open(c === 0x5b, i);
+    return true;
+  }
+  if (c === 0x60) return s.skipFenceLine(i);
+  return thinkTag(s, i);
+}
+
+function notePose(s: Scanner, text: string, start: number, end: number): void {
+  for (let k = start; k < end; k++) {
+    if (!isJsonWhitespace(text.charCodeAt(k))) {
+      if (!s.proseHasText) {
+        s.proseHasText = true;
+        s.proseStart = s.at(k);
+      }
+      break;
+    }
+  }
+  if (s.proseTail.length < PROSE_KEEP) s.proseTail += text.slice(start, Math.min(end, start + PROSE_KEEP));
+}
+
+/** `callback_123(`: the prose so far is one identifier (dots allowed), so `(` opens a JSONP call. */
+function isCallbackName(s: Scanner, sinceStart: string): boolean {
+  const name = (s.proseTail + sinceStart).trim();
+  return name.length > 0 && name.length < PROSE_KEEP && /^[A-Za-z_$][\w$.]*$/.test(name);
+}
+
+function thinkTagLength(text: string, i: number): number {
+  if (text.startsWith('<think>', i)) return 7;
+  if (text.startsWith('<thinking>', i)) return 10;
+  return 0;
+}
+
+function thinkTag(s: Scanner, i: number): boolean {
+  const text = s.text;
+  if (i + 10 > text.length && !s.final && ('<thinking>'.startsWith(text.slice(i)) || '<think>'.startsWith(text.slice(i)))) {
+    return false;
+  }
+  const n = thinkTagLength(text, i);
+  if (n === 0) {
+    s.prose = true;
+    return true;
+  }
+  // repair: a reasoning block (<think>…</think>) before the JSON is dropped
+  s.record('stripped_leading_text', i);
+  s.i = i + n;
+  s.phase = THINK;
+  return true;
+}
+
+/** THINK: skip to the closing tag. */
+export function scanThink(s: Scanner): boolean {
+  const text = s.text;
+  const close = text.indexOf('</think', s.i);
+  if (close < 0) {
+    if (s.final) {
+      s.i = text.length;
+      s.finish();
+    } else s.i = Math.max(s.i, text.length - 10); // a closing tag may be split across pieces
+    return false;
+  }
+  const gt = text.indexOf('>', close);
+  if (gt < 0) {
+    s.i = close;
+    if (s.final) s.finish();
+    return false;
+  }
+  s.i = gt + 1;
+  s.phase = ROOT_START;
+  s.prose = false;
+  return true;
+}
+
+/**
+ * A root that starts like a number or literal: 1 = a scalar root (only the end, a comma or a fence
+ * follow it), 0 = prose, -1 = more input is needed to tell.
+ */
+function rootScalar(s: Scanner, i: number): number {
+  const text = s.text;
+  const len = text.length;
+  const c = text.charCodeAt(i);
+  if (!(isDigit(c) || c === 0x2d || c === 0x2e || (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) return 0; // digit - . letter
+  let j = i;
+  while (j < len && !endsWord(text.charCodeAt(j))) j++;
+  let k = j;
+  while (k < len && isJsonWhitespace(text.charCodeAt(k))) k++;
+  if (k >= len && !s.final) return -1;
+  if (k < len) {
+    const f = text.charCodeAt(k);
+    if (f !== 0x2c && f !== 0x60 && f !== 0x3b) return 0; // , ` ;
+  }
+  const word = text.slice(i, j);
+  if (/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d*)?$/.test(word) && !/^-?0\d/.test(word)) return 1;
+  if (/^(true|false|null|True|False|None|NaN|-?Infinity|undefined)$/.test(word)) return 1;
+  if (j >= len && word.length > 0) {
+    // cut at the end: `tru`, `-`
+    if (word === '-') return 1;
+    for (const name of ['true', 'false', 'null', 'True', 'False', 'None']) if (name.startsWith(word)) return 1;
+  }
+  return 0;
+}

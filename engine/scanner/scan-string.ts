@@ -1,0 +1,169 @@
+// Strings: double, single and typographic quotes; escapes; raw control characters; unescaped inner
+// quotes; a missing closing quote. Runs between escapes are copied as one slice, never per character.
+// A string may span many pieces of a stream: its text so far waits in `strParts`.
+import { closingQuote, endsStringBefore, hexValue, isJsonWhitespace } from './char-codes.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, type Scanner } from './scanner.js';
+
+export function startString(s: Scanner, open: number, isKey: boolean, i: number): void {
+  if (open === 0x27) { // '
+    // repair: single-quoted strings become double-quoted
+    s.record('converted_single_quotes', i);
+  } else if (open !== 0x22) { // not "
+    // repair: typographic quotes “ ” ‘ ’ become straight double quotes
+    s.record('converted_smart_quotes', i);
+  }
+  s.inString = true;
+  s.strIsKey = isKey;
+  s.strOpen = open;
+  s.strClose = closingQuote(open);
+  s.strStart = s.at(i);
+  s.strParts.length = 0;
+  s.i = i + 1;
+}
+
+/** Scans string content from s.i. True when the string ended; false when more input is needed. */
+export function scanString(s: Scanner): boolean {
+  const text = s.text;
+  const len = text.length;
+  const close = s.strClose;
+  const open = s.strOpen;
+  let i = s.i;
+  let run = i;
+  while (i < len) {
+    const c = text.charCodeAt(i);
+    if (c === close || (c === open && open !== close)) {
+      // A candidate closing quote: the next significant character decides whether it is one.
+      let j = i + 1;
+      while (j < len && isJsonWhitespace(text.charCodeAt(j))) j++;
+      if (j >= len && !s.final) return hold(s, run, i);
+      if (j >= len || endsStringBefore(text.charCodeAt(j))) {
+        finishString(s, text.slice(run, i));
+        s.i = i + 1;
+        return true;
+      }
+      // `"b,c,"d":"e"`: a quote after a comma, not followed by a delimiter, starts the next token;
+      // the string should have ended before that comma.
+      let k = i - 1;
+      while (k >= run && isJsonWhitespace(text.charCodeAt(k))) k--;
+      if (k >= run && text.charCodeAt(k) === 0x2c) { // ,
+        // repair: the missing closing quote is supplied before the comma
+        s.record('closed_string', k);
+        finishString(s, text.slice(run, k));
+        s.i = k;
+        return true;
+      }
+      if (c === 0x22) { // "
+        // repair: a double quote inside the text (`a 24" screen`) is escaped
+        s.record('escaped_inner_quote', i);
+      }
+      i++;
+      continue;
+    }
+    if (c === 0x5c) { // \ (backslash)
+      if (i + 1 >= len) {
+        if (!s.final) return hold(s, run, i);
+        s.strParts.push(text.slice(run, i));
+        run = i = len; // a lone backslash at the very end is dropped with the cut
+        break;
+      }
+      const e = text.charCodeAt(i + 1);
+      let decoded: string;
+      let width = 2;
+      switch (e) {
+        case 0x22: decoded = '"'; break; // \"
+        case 0x5c: decoded = '\\'; break; // \\
+        case 0x2f: decoded = '/'; break; // \/
+        case 0x62: decoded = '\b'; break; // \b
+        case 0x66: decoded = '\f'; break; // \f
+        case 0x6e: decoded = '\n'; break; // \n
+        case 0x72: decoded = '\r'; break; // \r
+        case 0x74: decoded = '\t'; break; // \t
+        case 0x75: { // \u
+          if (i + 6 > len) {
+            if (!s.final) return hold(s, run, i);
+            // The input ends inside \uXXXX: the partial escape goes with the cut.
+            s.strParts.push(text.slice(run, i));
+            run = i = len;
+            decoded = '';
+            width = 0;
+            break;
+          }
+          const code =
+            (hexValue(text.charCodeAt(i + 2)) << 12) | (hexValue(text.charCodeAt(i + 3)) << 8) |
+            (hexValue(text.charCodeAt(i + 4)) << 4) | hexValue(text.charCodeAt(i + 5));
+          if (code >= 0) {
+            decoded = String.fromCharCode(code);
+            width = 6;
+          } else {
+            // repair: `\u` without four hex digits loses its backslash
+            s.record('removed_invalid_escape', i);
+            decoded = 'u';
+          }
+          break;
+        }
+        case 0x27: // \'
+          if (open !== 0x27) s.record('removed_invalid_escape', i); // repair: `\'` is not a JSON escape
+          decoded = "'";
+          break;
+        default:
+          // repair: an unknown escape (`\a`, `\x`, a backslash before a newline) loses its backslash
+          s.record('removed_invalid_escape', i);
+          decoded = String.fromCharCode(e);
+      }
+      if (width === 0) break;
+      s.strParts.push(text.slice(run, i), decoded);
+      i += width;
+      run = i;
+      continue;
+    }
+    if (c < 0x20) {
+      // repair: a raw newline, tab or other control character inside a string is escaped
+      s.record('escaped_control_character', i);
+    }
+    i++;
+  }
+  if (!s.final) return hold(s, run, len);
+  // repair: the input ends inside a string, which is closed
+  s.record('closed_string', len);
+  finishString(s, text.slice(run, i));
+  s.i = len;
+  return true;
+}
+
+/**
+ * Saves the string's text up to `upTo` and keeps the rest of the window for the next piece. A
+ * trailing `,` plus whitespace stays in the window: the comma rule above must see it with the quote.
+ */
+function hold(s: Scanner, run: number, upTo: number): boolean {
+  const text = s.text;
+  let k = upTo - 1;
+  while (k >= run && isJsonWhitespace(text.charCodeAt(k))) k--;
+  if (k >= run && text.charCodeAt(k) === 0x2c) upTo = k; // ,
+  if (upTo > run) s.strParts.push(text.slice(run, upTo));
+  s.i = upTo;
+  return false;
+}
+
+function finishString(s: Scanner, lastRun: string): void {
+  const parts = s.strParts;
+  const value = parts.length === 0 ? lastRun : parts.join('') + lastRun;
+  parts.length = 0;
+  s.inString = false;
+  if (s.strIsKey) {
+    const top = s.stack[s.stack.length - 1]!;
+    top.key = value;
+    top.keyPos = s.strStart;
+    s.phase = COLON;
+    return;
+  }
+  if (s.concat) {
+    // repair: `"a" + "b"` becomes one string
+    s.concat = false;
+    s.replaceLast((s.lastValue() as string) + value);
+    s.phase = s.stack.length === 0 ? AFTER_ROOT : AFTER_VALUE;
+    s.lastWasString = true;
+    return;
+  }
+  s.emit(value);
+  s.lastWasString = true;
+}

@@ -1,0 +1,189 @@
+// Unquoted tokens: numbers (with their malformed and truncated forms), literals (JSON, Python,
+// NaN/Infinity, undefined), and bare words taken as strings — keys or values.
+import { endsWord, isJsonWhitespace } from './char-codes.js';
+import { COLON, ROOT_START, type Scanner } from './scanner.js';
+
+const NOT_NUMBER = 0;
+const VALID = 1;
+const NORMALIZE = 2; // `.5`, `-.5`, `5.`
+const TRUNCATED_EXPONENT = 3; // `2e`, `2e-`
+const LONE_MINUS = 4; // `-`
+
+/** Classifies text[start, end) against JSON's number grammar and the near misses models produce. */
+function numberForm(text: string, start: number, end: number): number {
+  let j = start;
+  if (text.charCodeAt(j) === 0x2d) j++; // -
+  const intStart = j;
+  while (j < end && isDigitAt(text, j)) j++;
+  const intDigits = j - intStart;
+  if (intDigits > 1 && text.charCodeAt(intStart) === 0x30) return NOT_NUMBER; // 007: an identifier, keep it text
+  let fracDigits = -1;
+  if (j < end && text.charCodeAt(j) === 0x2e) { // .
+    j++;
+    const fracStart = j;
+    while (j < end && isDigitAt(text, j)) j++;
+    fracDigits = j - fracStart;
+  }
+  if (intDigits === 0 && fracDigits <= 0) return j === end && fracDigits < 0 && intStart === end && end > start ? LONE_MINUS : NOT_NUMBER;
+  let truncatedExponent = false;
+  if (j < end && (text.charCodeAt(j) | 0x20) === 0x65) { // e E
+    j++;
+    if (j < end && (text.charCodeAt(j) === 0x2b || text.charCodeAt(j) === 0x2d)) j++; // + -
+    const expStart = j;
+    while (j < end && isDigitAt(text, j)) j++;
+    truncatedExponent = j === expStart;
+  }
+  if (j !== end) return NOT_NUMBER;
+  if (truncatedExponent) return TRUNCATED_EXPONENT;
+  return intDigits === 0 || fracDigits === 0 ? NORMALIZE : VALID;
+}
+
+function isDigitAt(text: string, j: number): boolean {
+  const c = text.charCodeAt(j);
+  return c >= 0x30 && c <= 0x39;
+}
+
+const LITERALS: ReadonlyArray<readonly [string, unknown]> = [
+  ['true', true], ['false', false], ['null', null],
+  ['True', true], ['False', false], ['None', null],
+  ['NaN', null], ['Infinity', null], ['undefined', null],
+];
+
+/** A value word at s.i. False when the window ends before the word does. */
+export function scanValueWord(s: Scanner): boolean {
+  const text = s.text;
+  const len = text.length;
+  const start = s.i;
+  let i = start;
+  while (i < len && !endsWord(text.charCodeAt(i))) i++;
+  if (i >= len && !s.final) return false;
+  const atEnd = i >= len;
+  if (i > start) {
+    const form = numberForm(text, start, i);
+    if (form === VALID) {
+      s.i = i;
+      s.emit(Number(text.slice(start, i)));
+      return true;
+    }
+    if (form === NORMALIZE || form === TRUNCATED_EXPONENT) {
+      const word = text.slice(start, i);
+      const cut = form === TRUNCATED_EXPONENT || (atEnd && word.charCodeAt(word.length - 1) === 0x2e); // .
+      // repair: `12.` or `2e-` cut at the end is completed; `.5` / `5.` mid-text are normalized
+      s.record(cut ? 'completed_truncated_number' : 'normalized_decimal', start);
+      s.i = i;
+      s.emit(form === TRUNCATED_EXPONENT ? Number(word.slice(0, word.search(/[eE]/))) : Number(word));
+      return true;
+    }
+    if (form === LONE_MINUS && atEnd) {
+      // repair: a number cut after its sign has no value to keep; its member or element is dropped
+      const top = s.stack[s.stack.length - 1];
+      if (top?.isArray === true) s.record('removed_truncated_member', start);
+      s.i = i;
+      return true;
+    }
+    const word = text.slice(start, i);
+    if (word === 'true' || word === 'false' || word === 'null') {
+      s.i = i;
+      s.emit(word === 'true' ? true : word === 'false' ? false : null);
+      return true;
+    }
+    if (literal(s, word, start, atEnd)) {
+      s.i = i;
+      return true;
+    }
+  }
+  if (s.stack.length === 0) {
+    // Not a value a root can be: this is prose, and the JSON (if any) starts later.
+    s.phase = ROOT_START;
+    s.prose = true;
+    return true;
+  }
+  return bareValue(s, start);
+}
+
+function literal(s: Scanner, word: string, start: number, atEnd: boolean): boolean {
+  switch (word) {
+    case 'True': case 'False': case 'None':
+      // repair: Python literals become JSON literals
+      s.record('replaced_python_literal', start);
+      s.emit(word === 'True' ? true : word === 'False' ? false : null);
+      return true;
+    case 'NaN': case 'Infinity': case '-Infinity':
+      // repair: NaN and Infinity are not JSON; they become null, with a warning
+      s.record('replaced_nan', start);
+      s.warnNan(start);
+      s.emit(null);
+      return true;
+    case 'undefined':
+      // repair: JavaScript's undefined becomes null
+      s.record('replaced_undefined', start);
+      s.emit(null);
+      return true;
+  }
+  if (!atEnd) return false;
+  for (let k = 0; k < LITERALS.length; k++) {
+    const [name, value] = LITERALS[k]!;
+    if (name.startsWith(word)) {
+      // repair: a literal cut at the end (`tru`, `nul`, `Fals`) is completed
+      s.record('completed_truncated_literal', start);
+      s.emit(value);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** An unquoted value taken as a string: up to the next `,` `}` `]` or line end, trimmed. */
+function bareValue(s: Scanner, start: number): boolean {
+  const text = s.text;
+  const len = text.length;
+  let i = start;
+  for (; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2c || c === 0x7d || c === 0x5d || c === 0x0a || c === 0x0d) break; // , } ] LF CR
+  }
+  if (i >= len && !s.final) return false;
+  let end = i;
+  while (end > start && isJsonWhitespace(text.charCodeAt(end - 1))) end--;
+  if (end === start) {
+    // repair: a stray character where a value should be (`(`, `;`, `:`) is dropped
+    s.record('removed_invalid_character', start);
+    s.i = start + 1;
+    return true;
+  }
+  // repair: an unquoted value (`{"status": active}`) becomes a string — a guess, so medium confidence
+  s.record('quoted_bare_string', start);
+  s.i = i;
+  s.emit(text.slice(start, end));
+  return true;
+}
+
+/** An unquoted member name at s.i: up to the `:` (or the end of the member), trimmed. */
+export function scanKeyWord(s: Scanner): boolean {
+  const text = s.text;
+  const len = text.length;
+  const start = s.i;
+  let i = start;
+  for (; i < len; i++) {
+    const c = text.charCodeAt(i);
+    // : , } ] { [ " LF CR
+    if (c === 0x3a || c === 0x2c || c === 0x7d || c === 0x5d || c === 0x7b || c === 0x5b || c === 0x22 || c === 0x0a || c === 0x0d) break;
+  }
+  if (i + 1 >= len && !s.final) return false; // the character after a closing `"` is needed too
+  let end = i;
+  while (end > start && isJsonWhitespace(text.charCodeAt(end - 1))) end--;
+  if (end === start) {
+    s.record('removed_invalid_character', start);
+    s.i = start + 1;
+    return true;
+  }
+  // repair: an unquoted member name is quoted
+  s.record('quoted_unquoted_keys', start);
+  if (i < len && text.charCodeAt(i) === 0x22 && text.charCodeAt(i + 1) === 0x3a) i++; // `{a":1}`: a stray quote before the colon
+  const top = s.stack[s.stack.length - 1]!;
+  top.key = text.slice(start, end);
+  top.keyPos = s.at(start);
+  s.phase = COLON;
+  s.i = i;
+  return true;
+}

@@ -1,0 +1,371 @@
+// The one forward scanner behind `repair` and `createStream`. It reads text in pieces (a whole input
+// at once, or a stream's chunks), keeps all of its state in this object, builds the value as it goes
+// with an explicit stack (no recursion: a million `[` cannot overflow anything), and logs each repair.
+// When a decision needs characters that have not arrived yet, it holds the undecided tail back and
+// resumes there on the next piece; no character is read twice except inside such a short tail.
+import { makeWarning } from '../error-codes.js';
+import type { RepairType } from '../repair-kinds.js';
+import type { Warning } from '../types.js';
+import { isJsonWhitespace, isOtherWhitespace } from './char-codes.js';
+import { RepairLog } from './repair-log.js';
+import { scanProse, scanThink } from './scan-prose.js';
+import { scanString, startString } from './scan-string.js';
+import { scanKeyWord, scanValueWord } from './scan-word.js';
+import { afterRoot, afterValue, expectColon, expectKey, expectValue } from './structure.js';
+
+/** What the scanner expects next (plain numbers: tap's per-file transpiler cannot inline const enums). */
+export const ROOT_START = 0; // before the first value: prose, fences and <think> blocks are skipped
+export const VALUE = 1; // a value (array element, member value, or a root after a fence)
+export const KEY = 2; // a member name or `}`
+export const COLON = 3; // the `:` after a member name
+export const AFTER_VALUE = 4; // `,` or the container's closer
+export const AFTER_ROOT = 5; // the root value is complete: only whitespace, fences, more roots
+export const TRAILING = 6; // text after the JSON: ignored
+export const THINK = 7; // inside a <think> block before the JSON
+export const DONE = 8;
+
+/**
+ * Deepest nesting accepted. JSON.stringify (and so every consumer of the result) recurses and
+ * overflows somewhere past 4,000 levels on Node 20; no real model output nests past a few dozen.
+ */
+export const MAX_DEPTH = 1000;
+
+export interface Frame {
+  container: Record<string, unknown> | unknown[];
+  isArray: boolean;
+  /** The member name waiting for its value (objects only). */
+  key: string | undefined;
+  keyPos: number;
+}
+
+export class Scanner {
+  /** The unconsumed window of input; `base` is the input offset of text[0]. */
+  text = '';
+  i = 0;
+  base = 0;
+  final = false;
+  phase = ROOT_START;
+  /** In ROOT_START: true once the text is known to be prose, so only `{`, `[`, fences end it. */
+  prose = false;
+  readonly stack: Frame[] = [];
+  readonly roots: unknown[] = [];
+  readonly log = new RepairLog();
+  readonly warnings: Warning[] = [];
+  /** A comma was consumed in the current container and no value has followed it yet. */
+  afterComma = false;
+  commaPos = 0;
+  /** A `,` after the root value, reported only if no further root follows it. */
+  rootCommaPos = -1;
+  /** The last value emitted was a string and a `+` followed it: the next string is appended. */
+  concat = false;
+  lastWasString = false;
+  fenced = false;
+  trailingReported = false;
+  jsonp = false;
+  /** The last few characters of leading prose (JSONP callback detection). */
+  proseTail = '';
+  proseHasText = false;
+  proseStart = 0;
+  /** Nesting went past MAX_DEPTH: the input is refused rather than built into a value nobody can serialize. */
+  tooDeep = false;
+  nanWarned = false;
+  // String state, live while inString.
+  inString = false;
+  strIsKey = false;
+  strOpen = 0;
+  strClose = 0;
+  strStart = 0;
+  readonly strParts: string[] = [];
+
+  /** Absolute input offset of window index `i`. */
+  at(i: number): number {
+    return this.base + i;
+  }
+
+  record(type: RepairType, windowIndex: number): void {
+    this.log.record(type, this.base + windowIndex);
+  }
+
+  warnNan(windowIndex: number): void {
+    if (this.nanWarned) return;
+    this.nanWarned = true;
+    this.warnings.push(makeWarning('NAN_REPLACED', undefined, { position: this.base + windowIndex }));
+  }
+
+  /** Scans a piece of input. `final` says no more input follows. */
+  feed(piece: string, final: boolean): void {
+    if (this.i >= this.text.length) {
+      this.base += this.text.length;
+      this.text = piece;
+    } else {
+      // Keep the held-back tail (a short undecided token) and append the new piece to it.
+      this.base += this.i;
+      this.text = this.text.slice(this.i) + piece;
+    }
+    this.i = 0;
+    this.final = final;
+    this.run();
+  }
+
+  private run(): void {
+    for (;;) {
+      if (this.inString) {
+        if (!scanString(this)) return;
+        continue;
+      }
+      const phase = this.phase;
+      if (phase === ROOT_START) {
+        if (!scanProse(this)) return;
+        continue;
+      }
+      if (phase === THINK) {
+        if (!scanThink(this)) return;
+        continue;
+      }
+      if (phase === TRAILING || phase === DONE) {
+        if (phase === TRAILING && !this.trailingReported) this.reportTrailing();
+        this.i = this.text.length;
+        if (this.final) this.finish();
+        return;
+      }
+      if (!this.skipTrivia()) return;
+      if (this.i >= this.text.length) {
+        if (this.final) this.finish();
+        return;
+      }
+      const c = this.text.charCodeAt(this.i);
+      let progressed: boolean;
+      switch (phase) {
+        case VALUE: progressed = expectValue(this, c); break;
+        case KEY: progressed = expectKey(this, c); break;
+        case COLON: progressed = expectColon(this, c); break;
+        case AFTER_VALUE: progressed = afterValue(this, c); break;
+        default: progressed = afterRoot(this, c); break;
+      }
+      if (!progressed) return;
+    }
+  }
+
+  /** Skips whitespace and comments. False when the window ends inside an undecided comment start. */
+  skipTrivia(): boolean {
+    const text = this.text;
+    const len = text.length;
+    let i = this.i;
+    while (i < len) {
+      const c = text.charCodeAt(i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) { // space, LF, CR, tab
+        i++;
+        continue;
+      }
+      if (c === 0x2f) { // /
+        if (i + 1 >= len) {
+          if (this.final) break;
+          this.i = i;
+          return false;
+        }
+        const next = text.charCodeAt(i + 1);
+        if (next !== 0x2f && next !== 0x2a) break; // not // nor /*: a value such as a regex
+        const end = next === 0x2f ? text.indexOf('\n', i + 2) : text.indexOf('*/', i + 2);
+        if (end < 0 && !this.final) {
+          this.i = i;
+          return false;
+        }
+        // repair: `//` and `/* */` comments are removed
+        this.record('removed_comments', i);
+        i = end < 0 ? len : next === 0x2f ? end + 1 : end + 2;
+        continue;
+      }
+      if (c === 0x23) { // #
+        const end = text.indexOf('\n', i + 1);
+        if (end < 0 && !this.final) {
+          this.i = i;
+          return false;
+        }
+        // repair: `#` comments (Python, YAML habits) are removed
+        this.record('removed_comments', i);
+        i = end < 0 ? len : end + 1;
+        continue;
+      }
+      if (isOtherWhitespace(c)) {
+        // repair: no-break and other Unicode spaces between tokens are dropped
+        this.record('normalized_whitespace', i);
+        i++;
+        continue;
+      }
+      break;
+    }
+    this.i = i;
+    return true;
+  }
+
+  // --- building the value -------------------------------------------------------------------------
+
+  /** Places a finished value into the current container (or as a root). */
+  emit(value: unknown): void {
+    const top = this.stack[this.stack.length - 1];
+    this.afterComma = false;
+    if (top === undefined) {
+      this.addRoot(value);
+      this.phase = AFTER_ROOT;
+      return;
+    }
+    if (top.isArray) (top.container as unknown[]).push(value);
+    else {
+      setMember(top.container as Record<string, unknown>, top.key!, value);
+      top.key = undefined;
+    }
+    this.phase = AFTER_VALUE;
+  }
+
+  /** Replaces the value emitted last (string concatenation `"a" + "b"`). */
+  replaceLast(value: unknown): void {
+    const top = this.stack[this.stack.length - 1];
+    if (top === undefined) this.roots[this.roots.length - 1] = value;
+    else if (top.isArray) {
+      const arr = top.container as unknown[];
+      arr[arr.length - 1] = value;
+    } else {
+      const obj = top.container as Record<string, unknown>;
+      const keys = Object.keys(obj);
+      setMember(obj, keys[keys.length - 1]!, value);
+    }
+  }
+
+  lastValue(): unknown {
+    const top = this.stack[this.stack.length - 1];
+    if (top === undefined) return this.roots[this.roots.length - 1];
+    if (top.isArray) {
+      const arr = top.container as unknown[];
+      return arr[arr.length - 1];
+    }
+    const obj = top.container as Record<string, unknown>;
+    const keys = Object.keys(obj);
+    return obj[keys[keys.length - 1]!];
+  }
+
+  /** Opens `{` or `[` at window index i. The container joins its parent at once, so a partial tree is always whole. */
+  open(isArray: boolean, i: number): void {
+    if (this.stack.length >= MAX_DEPTH) {
+      this.tooDeep = true;
+      this.phase = DONE;
+      this.i = this.text.length;
+      return;
+    }
+    const container: Record<string, unknown> | unknown[] = isArray ? [] : {};
+    const top = this.stack[this.stack.length - 1];
+    if (top === undefined) this.addRoot(container);
+    else if (top.isArray) (top.container as unknown[]).push(container);
+    else {
+      setMember(top.container as Record<string, unknown>, top.key!, container);
+      top.key = undefined;
+    }
+    this.stack.push({ container, isArray, key: undefined, keyPos: 0 });
+    this.phase = isArray ? VALUE : KEY;
+    this.afterComma = false;
+    this.lastWasString = false;
+    this.i = i + 1;
+  }
+
+  private addRoot(value: unknown): void {
+    if (this.roots.length === 1) {
+      // repair: several top-level values (NDJSON, `{}{}`) come back as one array of them
+      this.log.record('wrapped_multiple_values', this.base + this.i);
+    }
+    this.rootCommaPos = -1;
+    this.roots.push(value);
+  }
+
+  /** Closes the innermost container; `repairType` names the closer we had to supply, if any. */
+  close(repairType: RepairType | undefined, windowIndex: number): void {
+    const frame = this.stack.pop()!;
+    if (repairType !== undefined) this.record(repairType, windowIndex);
+    if (this.afterComma) {
+      // repair: a comma before the closer (`[1,2,]`) is dropped
+      this.log.record('removed_trailing_comma', this.commaPos);
+      this.afterComma = false;
+    }
+    if (!frame.isArray && frame.key !== undefined) {
+      // repair: a member name with no value (cut off, or `{"a"}`) is dropped, not given an invented value
+      this.log.record('removed_truncated_member', frame.keyPos);
+    }
+    this.phase = this.stack.length === 0 ? AFTER_ROOT : AFTER_VALUE;
+    this.lastWasString = false;
+  }
+
+  /** End of input: closes whatever is open. */
+  finish(): void {
+    if (this.phase === DONE) return;
+    const end = this.text.length;
+    while (this.stack.length > 0) {
+      const top = this.stack[this.stack.length - 1]!;
+      // repair: brackets left open by a truncated reply are closed
+      this.close(top.isArray ? 'closed_array_bracket' : 'closed_object_bracket', end);
+    }
+    if (this.rootCommaPos >= 0) this.log.record('removed_trailing_comma', this.rootCommaPos);
+    this.phase = DONE;
+    this.i = end;
+  }
+
+  startString(open: number, isKey: boolean, i: number): void {
+    startString(this, open, isKey, i);
+  }
+
+  scanKeyWord(): boolean {
+    return scanKeyWord(this);
+  }
+
+  scanValueWord(): boolean {
+    return scanValueWord(this);
+  }
+
+  /** Is window index i the start of a ``` fence? -1 when the window ends too early to say. */
+  fenceAt(i: number): number {
+    const text = this.text;
+    if (i + 3 > text.length) {
+      if (!this.final && text.startsWith('`'.repeat(text.length - i), i)) return -1;
+      return 0;
+    }
+    return text.charCodeAt(i + 1) === 0x60 && text.charCodeAt(i + 2) === 0x60 ? 1 : 0; // ` `
+  }
+
+  /** Skips an opening fence's language tag line. False when the line has not ended yet. */
+  skipFenceLine(i: number): boolean {
+    const text = this.text;
+    let j = i + 3;
+    while (j < text.length && text.charCodeAt(j) === 0x60) j++; // more backticks
+    const nl = text.indexOf('\n', j);
+    if (nl < 0 && !this.final) return false;
+    // repair: a markdown code fence (```json) around the JSON is removed
+    this.record('removed_markdown_fence', i);
+    this.fenced = true;
+    this.i = nl < 0 ? text.length : nl + 1;
+    return true;
+  }
+
+  /** Text after the JSON (after a closing fence, say) is reported once, when it is more than blanks. */
+  private reportTrailing(): void {
+    const text = this.text;
+    for (let i = this.i; i < text.length; i++) {
+      if (!isJsonWhitespace(text.charCodeAt(i))) {
+        // repair: text after the JSON is dropped
+        this.record('stripped_trailing_text', i);
+        this.trailingReported = true;
+        return;
+      }
+    }
+  }
+
+  /** Whether the window holds only whitespace from index i on. */
+  restIsBlank(i: number): boolean {
+    const text = this.text;
+    for (; i < text.length; i++) if (!isJsonWhitespace(text.charCodeAt(i))) return false;
+    return true;
+  }
+}
+
+/** Sets a member without ever touching a prototype: `__proto__` in input is plain data. */
+export function setMember(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  } else obj[key] = value;
+}

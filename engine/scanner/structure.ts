@@ -1,0 +1,269 @@
+// The grammar between tokens: what each character means given what the scanner expects next.
+// Each handler consumes at least one character or changes the phase toward one that will, and
+// returns false only when the window ends before it can decide.
+import { isQuote } from './char-codes.js';
+import { AFTER_ROOT, AFTER_VALUE, KEY, TRAILING, VALUE, type Scanner } from './scanner.js';
+
+export function expectValue(s: Scanner, c: number): boolean {
+  const i = s.i;
+  if (s.concat && !isQuote(c)) {
+    // repair: a `+` not followed by a string is dropped
+    s.concat = false;
+    s.record('removed_invalid_character', i);
+    s.phase = s.stack.length === 0 ? AFTER_ROOT : AFTER_VALUE;
+    return true;
+  }
+  switch (c) {
+    case 0x7b: // {
+      s.open(false, i);
+      return true;
+    case 0x5b: // [
+      s.open(true, i);
+      return true;
+    case 0x22: case 0x27: case 0x201c: case 0x201d: case 0x2018: case 0x2019: // " ' “ ” ‘ ’
+      s.startString(c, false, i);
+      return true;
+    case 0x2c: { // ,
+      const top = s.stack[s.stack.length - 1];
+      if (top !== undefined && !top.isArray) {
+        // repair: a member with no value (`{"a":,`) is dropped
+        s.record('removed_truncated_member', top.keyPos - s.base);
+        top.key = undefined;
+        s.phase = KEY;
+        s.afterComma = true;
+        s.commaPos = s.at(i);
+      } else {
+        // repair: an empty slot (`[1,,2]`, `[,1]`) is dropped
+        s.record('removed_duplicate_comma', i);
+      }
+      s.i = i + 1;
+      return true;
+    }
+    case 0x7d: // }
+    case 0x5d: // ]
+      return closeBracket(s, c === 0x5d, i);
+    case 0x2e: // .
+      if (isEllipsis(s, i)) return skipEllipsis(s, i);
+      return s.scanValueWord();
+    case 0x60: // `
+      return fence(s, i);
+    case 0x3a: case 0x29: case 0x28: case 0x3b: case 0x2b: // : ) ( ; +
+      // repair: a character that cannot start a value is dropped
+      s.record('removed_invalid_character', i);
+      s.i = i + 1;
+      return true;
+    default:
+      return s.scanValueWord();
+  }
+}
+
+export function expectKey(s: Scanner, c: number): boolean {
+  const i = s.i;
+  switch (c) {
+    case 0x7d: // }
+    case 0x5d: // ]
+      return closeBracket(s, c === 0x5d, i);
+    case 0x22: case 0x27: case 0x201c: case 0x201d: case 0x2018: case 0x2019: // " ' “ ” ‘ ’
+      s.startString(c, true, i);
+      return true;
+    case 0x2c: // ,
+      // repair: a comma with no member before it (`{,"a":1}`, `{"a":1,,"b":2}`) is dropped
+      s.record('removed_duplicate_comma', i);
+      s.i = i + 1;
+      return true;
+    case 0x2e: // .
+      if (isEllipsis(s, i)) return skipEllipsis(s, i);
+      return s.scanKeyWord();
+    case 0x60: // `
+      return fence(s, i);
+    case 0x7b: case 0x5b: case 0x3a: case 0x29: case 0x28: case 0x3b: case 0x2b: // { [ : ) ( ; +
+      s.record('removed_invalid_character', i);
+      s.i = i + 1;
+      return true;
+    default:
+      return s.scanKeyWord();
+  }
+}
+
+export function expectColon(s: Scanner, c: number): boolean {
+  const i = s.i;
+  switch (c) {
+    case 0x3a: // :
+      s.i = i + 1;
+      s.phase = VALUE;
+      return true;
+    case 0x2c: { // ,
+      // A member name with no value: the member is dropped (close() and this path report it).
+      const top = s.stack[s.stack.length - 1]!;
+      s.log.record('removed_truncated_member', top.keyPos);
+      top.key = undefined;
+      s.phase = KEY;
+      s.afterComma = true;
+      s.commaPos = s.at(i);
+      s.i = i + 1;
+      return true;
+    }
+    case 0x7d: // }
+    case 0x5d: // ]
+      return closeBracket(s, c === 0x5d, i);
+    case 0x60: // `
+      return fence(s, i);
+    default:
+      // repair: `{"a" 1}` gets its colon
+      s.record('inserted_missing_colon', i);
+      s.phase = VALUE;
+      return true;
+  }
+}
+
+export function afterValue(s: Scanner, c: number): boolean {
+  const i = s.i;
+  const top = s.stack[s.stack.length - 1]!;
+  switch (c) {
+    case 0x2c: // ,
+      s.i = i + 1;
+      s.phase = top.isArray ? VALUE : KEY;
+      s.afterComma = true;
+      s.commaPos = s.at(i);
+      s.lastWasString = false;
+      return true;
+    case 0x7d: // }
+    case 0x5d: // ]
+      return closeBracket(s, c === 0x5d, i);
+    case 0x2b: // +
+      return concatenation(s, i);
+    case 0x60: // `
+      return fence(s, i);
+    case 0x2e: // .
+      if (isEllipsis(s, i)) return skipEllipsis(s, i);
+      break;
+    case 0x3a: case 0x29: case 0x28: case 0x3b: // : ) ( ;
+      s.record('removed_invalid_character', i);
+      s.i = i + 1;
+      return true;
+    case 0x7b: // {
+      if (!top.isArray && s.stack.length > 1 && s.stack[s.stack.length - 2]!.isArray) {
+        // `[{"i":1{"i":2}]`: the object before the next one was never closed
+        s.close('closed_object_bracket', i);
+        return true;
+      }
+      break;
+  }
+  // repair: a value follows a value with no comma between (`[1 2]`, `{"a":1 "b":2}`)
+  s.record('inserted_missing_comma', i);
+  s.phase = top.isArray ? VALUE : KEY;
+  s.lastWasString = false;
+  return true;
+}
+
+export function afterRoot(s: Scanner, c: number): boolean {
+  const i = s.i;
+  switch (c) {
+    case 0x7b: // {
+    case 0x5b: // [
+      s.open(c === 0x5b, i);
+      return true;
+    case 0x2c: // ,
+      if (s.rootCommaPos < 0) s.rootCommaPos = s.at(i);
+      s.i = i + 1;
+      return true;
+    case 0x7d: // }
+    case 0x5d: // ]
+      // repair: a closing bracket with nothing open is dropped
+      s.record('removed_extra_closing_bracket', i);
+      s.i = i + 1;
+      return true;
+    case 0x2b: // +
+      if (s.lastWasString) return concatenation(s, i);
+      break;
+    case 0x29: case 0x3b: // ) ;
+      if (s.jsonp) { // the JSONP wrapper's end, reported with its start
+        s.i = i + 1;
+        return true;
+      }
+      break;
+    case 0x60: { // `
+      const f = s.fenceAt(i);
+      if (f < 0) return false;
+      if (f > 0) {
+        // repair: the closing fence; whatever follows it is the model talking again
+        s.record('removed_markdown_fence', i);
+        s.i = i + 3;
+        s.phase = TRAILING;
+        return true;
+      }
+      break;
+    }
+  }
+  // repair: text after the JSON is dropped
+  s.record('stripped_trailing_text', i);
+  s.trailingReported = true;
+  s.phase = TRAILING;
+  return true;
+}
+
+/** `}` or `]`: closes the matching container, supplying closers for any left open inside it. */
+function closeBracket(s: Scanner, isArray: boolean, i: number): boolean {
+  const stack = s.stack;
+  let k = stack.length - 1;
+  while (k >= 0 && stack[k]!.isArray !== isArray) k--;
+  if (k < 0) {
+    // repair: a closer that matches nothing open (`{"a":1}]`) is dropped
+    s.record('removed_extra_closing_bracket', i);
+    s.i = i + 1;
+    return true;
+  }
+  while (stack.length - 1 > k) {
+    const inner = stack[stack.length - 1]!;
+    // repair: `{"a":[1,2}` — the array was never closed
+    s.close(inner.isArray ? 'closed_array_bracket' : 'closed_object_bracket', i);
+  }
+  s.close(undefined, i);
+  s.i = i + 1;
+  return true;
+}
+
+function concatenation(s: Scanner, i: number): boolean {
+  if (!s.lastWasString) {
+    s.record('removed_invalid_character', i);
+    s.i = i + 1;
+    return true;
+  }
+  // repair: `"a" + "b"` — the next string is appended to this one
+  s.record('concatenated_strings', i);
+  s.concat = true;
+  s.phase = VALUE;
+  s.i = i + 1;
+  return true;
+}
+
+function isEllipsis(s: Scanner, i: number): boolean {
+  const text = s.text;
+  return text.charCodeAt(i + 1) === 0x2e && text.charCodeAt(i + 2) === 0x2e; // ..
+}
+
+function skipEllipsis(s: Scanner, i: number): boolean {
+  // repair: `[1, 2, ...]` — a placeholder for omitted items is dropped
+  s.record('removed_ellipsis', i);
+  s.i = i + 3;
+  s.phase = AFTER_VALUE;
+  s.afterComma = false;
+  return true;
+}
+
+/** A ``` inside the structure: the closing fence of a truncated reply, or stray. */
+function fence(s: Scanner, i: number): boolean {
+  const f = s.fenceAt(i);
+  if (f < 0) return false;
+  if (f === 0) {
+    s.record('removed_invalid_character', i);
+    s.i = i + 1;
+    return true;
+  }
+  if (!s.fenced) return s.skipFenceLine(i); // `{```json\n{...}` — an opening fence inside
+  // repair: the closing fence arrived before the JSON closed; the rest is not JSON
+  s.record('removed_markdown_fence', i);
+  s.i = i + 3;
+  s.phase = TRAILING;
+  return true;
+}

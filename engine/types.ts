@@ -1,0 +1,80 @@
+// The public shapes of the engine: the envelope contract's RepairResponse and its parts (spec:
+// "Resources and their fields"). The server maps these to the compact contract; the engine never does.
+
+export type Confidence = 'high' | 'medium' | 'low';
+export type ResponseConfidence = Confidence | 'n/a';
+export type Mode = 'strict' | 'lenient';
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface RepairDetail {
+  type: string;
+  confidence: Confidence;
+  safe: boolean;
+  /** Character offset (UTF-16 code units) in the input of the first occurrence. Syntax repairs. */
+  position?: number;
+  /** How many times this repair was made. Syntax repairs carry one detail per type. */
+  count?: number;
+  /** JSON Pointer of the value a schema repair changed, e.g. `/items/0/qty`. */
+  field?: string;
+  original_value?: unknown;
+  repaired_value?: unknown;
+}
+
+export type WarningSeverity = 'low' | 'medium' | 'high';
+export interface Warning {
+  code: string;
+  message: string;
+  field?: string;
+  severity: WarningSeverity;
+  suggestion?: string;
+  position?: number;
+}
+
+export type ErrorSeverity = 'critical' | 'high' | 'medium';
+export interface RepairError {
+  code: string;
+  message: string;
+  field?: string;
+  severity: ErrorSeverity;
+  recoverable: boolean;
+  suggestion?: string;
+  /** Compact-contract code when it is finer than `code` (MISSING_REQUIRED_FIELD, TYPE_COERCION_FAILED). */
+  compact_code?: string;
+}
+
+export interface RepairMetadata {
+  confidence: ResponseConfidence;
+  was_repaired: boolean;
+  output_valid_json: boolean;
+  syntax_repairs: RepairDetail[];
+  schema_repairs: RepairDetail[];
+  repairs_applied: RepairDetail[];
+  warnings: Warning[];
+  errors: RepairError[];
+}
+
+export interface RepairResponse {
+  success: boolean;
+  repaired: unknown;
+  metadata: RepairMetadata;
+}
+
+export interface RepairOptions {
+  /** A JSON Schema (draft-07 or 2020-12, chosen by `$schema`). */
+  schema?: unknown;
+  /** `strict` (default) removes members the schema does not declare; `lenient` keeps them. */
+  mode?: Mode;
+}
+
+/** The envelope streaming state object (spec: "Streaming state object"). */
+export interface StreamState {
+  structurally_complete: boolean;
+  json_parseable: boolean;
+  safe_to_emit: boolean;
+  partial: unknown;
+  buffered: string;
+  incomplete_token: string;
+  brace_depth: number;
+  in_string: boolean;
+  expected_next: string[];
+}
