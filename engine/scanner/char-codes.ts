@@ -14,6 +14,7 @@ export function isOtherWhitespace(c: number): boolean {
     c === 0x202f || // narrow no-break space
     c === 0x205f || // medium mathematical space
     c === 0x3000 || // ideographic space
+    c === 0x180e || // Mongolian vowel separator
     c === 0xfeff || // byte order mark
     c === 0x0b || // vertical tab
     c === 0x0c // form feed
@@ -41,7 +42,6 @@ export function endsWord(c: number): boolean {
     case 0x2f: // /
     case 0x3b: // ;
     case 0x23: // #
-    case 0x2b: // +
       return true;
     default:
       return isOtherWhitespace(c) || c === 0x201c || c === 0x201d || c === 0x2018 || c === 0x2019;
@@ -62,8 +62,6 @@ export function endsStringBefore(c: number): boolean {
     case 0x2f: // / (a comment follows)
     case 0x23: // # (a comment follows)
     case 0x2b: // + (concatenation follows)
-    case 0x29: // ) (JSONP wrapper closes)
-    case 0x3b: // ;
     case 0x60: // ` (closing fence)
     case 0x201c: case 0x201d: case 0x2018: case 0x2019: // typographic quotes
       return true;

@@ -176,7 +176,7 @@ function rootScalar(s: Scanner, i: number): number {
   if (k >= len && !s.final) return -1;
   if (k < len) {
     const f = text.charCodeAt(k);
-    if (f !== 0x2c && f !== 0x60 && f !== 0x3b) return 0; // , ` ;
+    if (f !== 0x2c && f !== 0x60 && f !== 0x3b && !(s.jsonp && f === 0x29)) return 0; // , ` ; )
   }
   const word = text.slice(i, j);
   if (/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d*)?$/.test(word) && !/^-?0\d/.test(word)) return 1;

@@ -36,7 +36,7 @@ export function scanString(s: Scanner): boolean {
       let j = i + 1;
       while (j < len && isJsonWhitespace(text.charCodeAt(j))) j++;
       if (j >= len && !s.final) return hold(s, run, i);
-      if (j >= len || endsStringBefore(text.charCodeAt(j))) {
+      if (j >= len || endsString(s, text, i, j)) {
         finishString(s, text.slice(run, i));
         s.i = i + 1;
         return true;
@@ -95,20 +95,27 @@ export function scanString(s: Scanner): boolean {
             decoded = String.fromCharCode(code);
             width = 6;
           } else {
-            // repair: `\u` without four hex digits loses its backslash
-            s.record('removed_invalid_escape', i);
-            decoded = 'u';
+            // repair: `\u` without four hex digits is text: its backslash is kept, escaped
+            s.record('escaped_backslash', i);
+            decoded = '\\';
+            width = 1;
           }
           break;
         }
+        case 0x0a: // \ before a line feed: a line continuation
+          s.record('removed_invalid_escape', i);
+          decoded = '\n';
+          break;
         case 0x27: // \'
           if (open !== 0x27) s.record('removed_invalid_escape', i); // repair: `\'` is not a JSON escape
           decoded = "'";
           break;
         default:
-          // repair: an unknown escape (`\a`, `\x`, a backslash before a newline) loses its backslash
-          s.record('removed_invalid_escape', i);
-          decoded = String.fromCharCode(e);
+          // repair: a backslash that starts no JSON escape (`\d` in a regex, `C:\Users`) is kept as
+          // text: it is escaped, and the character after it is read as usual
+          s.record('escaped_backslash', i);
+          decoded = '\\';
+          width = 1;
       }
       if (width === 0) break;
       s.strParts.push(text.slice(run, i), decoded);
@@ -116,13 +123,16 @@ export function scanString(s: Scanner): boolean {
       run = i;
       continue;
     }
-    if (c < 0x20) {
+    if (c < 0x20 && s.at(i) > s.controlSeen) {
       // repair: a raw newline, tab or other control character inside a string is escaped
+      // (counted once even when a held-back tail is read again)
+      s.controlSeen = s.at(i);
       s.record('escaped_control_character', i);
     }
     i++;
   }
   if (!s.final) return hold(s, run, len);
+  if (cutAtDelimiter(s, text, len)) return true;
   // repair: the input ends inside a string, which is closed
   s.record('closed_string', len);
   finishString(s, text.slice(run, i));
@@ -142,6 +152,58 @@ function hold(s: Scanner, run: number, upTo: number): boolean {
   if (upTo > run) s.strParts.push(text.slice(run, upTo));
   s.i = upTo;
   return false;
+}
+
+/** After the quote at i, the next significant character is at j: did the string end? */
+function endsString(s: Scanner, text: string, i: number, j: number): boolean {
+  const next = text.charCodeAt(j);
+  if (s.stack.length === 0) {
+    // A root string: only the end of the input, a fence, a concatenation or a JSONP close may follow.
+    return next === 0x60 || next === 0x2b || (s.jsonp && (next === 0x29 || next === 0x3b)); // ` + ) ;
+  }
+  if (endsStringBefore(next)) return true;
+  // A member name followed by a space (`{"a" true}`) has ended: names rarely hold quotes.
+  if (s.strIsKey && j > i + 1) return true;
+  // A quote at the end of a line: the next line is the next member (`"John"\n  lastName: Smith`).
+  for (let k = i + 1; k < j; k++) if (text.charCodeAt(k) === 0x0a) return true; // LF
+  return false;
+}
+
+/**
+ * The input ended inside a string whose last character is a delimiter (`["abc]`): the closing quote
+ * was missing earlier. The string ends at its first delimiter or line break, and the scanner reads
+ * the rest as structure. Only when the raw string is still in the window and has no escapes.
+ */
+function cutAtDelimiter(s: Scanner, text: string, len: number): boolean {
+  const from = s.strStart - s.base + 1;
+  if (from < 1 || s.strParts.length > 0 || s.strIsKey) return false;
+  let last = len - 1;
+  while (last >= from && isJsonWhitespace(text.charCodeAt(last))) last--;
+  if (last < from) return false;
+  const lastChar = text.charCodeAt(last);
+  if (lastChar !== 0x5d && lastChar !== 0x7d && lastChar !== 0x2c) return false; // ] } ,
+  let p = from;
+  for (; p < len; p++) {
+    const c = text.charCodeAt(p);
+    if (c === 0x5c) return false; // \ — escapes were decoded into parts; keep the simple path
+    if (c === 0x5d || c === 0x7d || c === 0x0a || c === 0x0d) break; // ] } LF CR
+    if (c === 0x2c && startsValue(text, p + 1, len)) break; // `,` followed by the next element
+  }
+  let end = p;
+  while (end > from && isJsonWhitespace(text.charCodeAt(end - 1))) end--;
+  // repair: the missing closing quote is supplied where the string must have ended
+  s.record('closed_string', end);
+  finishString(s, text.slice(from, end));
+  s.i = p;
+  return true;
+}
+
+/** Whether a quoted value, a number or a container starts after whitespace at j. */
+function startsValue(text: string, j: number, len: number): boolean {
+  while (j < len && isJsonWhitespace(text.charCodeAt(j))) j++;
+  if (j >= len) return false;
+  const c = text.charCodeAt(j);
+  return c === 0x22 || c === 0x27 || c === 0x7b || c === 0x5b || c === 0x2d || (c >= 0x30 && c <= 0x39); // " ' { [ - digit
 }
 
 function finishString(s: Scanner, lastRun: string): void {

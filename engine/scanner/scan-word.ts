@@ -55,7 +55,12 @@ export function scanValueWord(s: Scanner): boolean {
   const len = text.length;
   const start = s.i;
   let i = start;
-  while (i < len && !endsWord(text.charCodeAt(i))) i++;
+  for (;;) {
+    while (i < len && !endsWord(text.charCodeAt(i))) i++;
+    // `1/3`, `a/b`: a slash inside a word is text; only `//` and `/*` start comments
+    if (i + 1 < len && i > start && text.charCodeAt(i) === 0x2f && text.charCodeAt(i + 1) !== 0x2f && text.charCodeAt(i + 1) !== 0x2a) i++;
+    else break;
+  }
   if (i >= len && !s.final) return false;
   const atEnd = i >= len;
   if (i > start) {
@@ -82,6 +87,13 @@ export function scanValueWord(s: Scanner): boolean {
       return true;
     }
     const word = text.slice(start, i);
+    if (!atEnd && text.charCodeAt(i) === 0x28 && /^[A-Za-z_$][\w$.]*$/.test(word)) { // (
+      // repair: a constructor call around a value (`ObjectId("1")`, `NumberLong(2)`) is unwrapped
+      s.record('removed_function_wrapper', start);
+      s.calls++;
+      s.i = i + 1;
+      return true;
+    }
     if (word === 'true' || word === 'false' || word === 'null') {
       s.i = i;
       s.emit(word === 'true' ? true : word === 'false' ? false : null);
@@ -141,10 +153,12 @@ function bareValue(s: Scanner, start: number): boolean {
   for (; i < len; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x2c || c === 0x7d || c === 0x5d || c === 0x0a || c === 0x0d) break; // , } ] LF CR
+    if (c === 0x22 && i > start && isJsonWhitespace(text.charCodeAt(i - 1))) break; // ` "`: the next member's name
   }
   if (i >= len && !s.final) return false;
   let end = i;
   while (end > start && isJsonWhitespace(text.charCodeAt(end - 1))) end--;
+  if (end - start > 1 && text.charCodeAt(end - 1) === 0x22) end--; // `foo"`: the opening quote was missing
   if (end === start) {
     // repair: a stray character where a value should be (`(`, `;`, `:`) is dropped
     s.record('removed_invalid_character', start);

@@ -56,12 +56,16 @@ export class Scanner {
   commaPos = 0;
   /** A `,` after the root value, reported only if no further root follows it. */
   rootCommaPos = -1;
+  /** Input offset of the closer that completed the last root container. */
+  rootClosePos = -1;
   /** The last value emitted was a string and a `+` followed it: the next string is appended. */
   concat = false;
   lastWasString = false;
   fenced = false;
   trailingReported = false;
   jsonp = false;
+  /** Open `Name(` wrappers (`ObjectId("…")`, `NumberLong(2)`) whose `)` is still to come. */
+  calls = 0;
   /** The last few characters of leading prose (JSONP callback detection). */
   proseTail = '';
   proseHasText = false;
@@ -76,6 +80,8 @@ export class Scanner {
   strClose = 0;
   strStart = 0;
   readonly strParts: string[] = [];
+  /** Input offset of the last control character reported inside a string. */
+  controlSeen = -1;
 
   /** Absolute input offset of window index `i`. */
   at(i: number): number {
@@ -289,6 +295,7 @@ export class Scanner {
       this.log.record('removed_truncated_member', frame.keyPos);
     }
     this.phase = this.stack.length === 0 ? AFTER_ROOT : AFTER_VALUE;
+    if (this.stack.length === 0) this.rootClosePos = this.base + windowIndex;
     this.lastWasString = false;
   }
 
@@ -331,14 +338,16 @@ export class Scanner {
   /** Skips an opening fence's language tag line. False when the line has not ended yet. */
   skipFenceLine(i: number): boolean {
     const text = this.text;
+    const len = text.length;
     let j = i + 3;
-    while (j < text.length && text.charCodeAt(j) === 0x60) j++; // more backticks
-    const nl = text.indexOf('\n', j);
-    if (nl < 0 && !this.final) return false;
+    while (j < len && text.charCodeAt(j) === 0x60) j++; // more backticks
+    while (j < len && /[\w+.-]/.test(text[j]!)) j++; // the language tag: json, jsonc, JSON5 …
+    while (j < len && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++; // spaces, tabs
+    if (j >= len && !this.final) return false;
     // repair: a markdown code fence (```json) around the JSON is removed
     this.record('removed_markdown_fence', i);
     this.fenced = true;
-    this.i = nl < 0 ? text.length : nl + 1;
+    this.i = j;
     return true;
   }
 

@@ -76,7 +76,22 @@ export function expectKey(s: Scanner, c: number): boolean {
       return s.scanKeyWord();
     case 0x60: // `
       return fence(s, i);
-    case 0x7b: case 0x5b: case 0x3a: case 0x29: case 0x28: case 0x3b: case 0x2b: // { [ : ) ( ; +
+    case 0x7b: case 0x5b: { // { [
+      const parent = s.stack[s.stack.length - 2];
+      if (parent?.isArray === true) {
+        // `[{"i":1,{"i":2}]`, `[{{]`: the object was never closed; the comma belongs to the array
+        const hadComma = s.afterComma;
+        s.afterComma = false;
+        s.close('closed_object_bracket', i);
+        s.phase = VALUE;
+        s.afterComma = hadComma;
+        return true;
+      }
+      s.record('removed_invalid_character', i);
+      s.i = i + 1;
+      return true;
+    }
+    case 0x3a: case 0x29: case 0x28: case 0x3b: case 0x2b: // : ) ( ; +
       s.record('removed_invalid_character', i);
       s.i = i + 1;
       return true;
@@ -137,7 +152,16 @@ export function afterValue(s: Scanner, c: number): boolean {
     case 0x2e: // .
       if (isEllipsis(s, i)) return skipEllipsis(s, i);
       break;
-    case 0x3a: case 0x29: case 0x28: case 0x3b: // : ) ( ;
+    case 0x29: // )
+      if (s.calls > 0) { // the end of a wrapper, reported with its start
+        s.calls--;
+        s.i = i + 1;
+        return true;
+      }
+      s.record('removed_invalid_character', i);
+      s.i = i + 1;
+      return true;
+    case 0x3a: case 0x28: case 0x3b: // : ( ;
       s.record('removed_invalid_character', i);
       s.i = i + 1;
       return true;
@@ -176,6 +200,9 @@ export function afterRoot(s: Scanner, c: number): boolean {
     case 0x2b: // +
       if (s.lastWasString) return concatenation(s, i);
       break;
+    case 0x22: case 0x27: // " '
+      if (reopenRoot(s)) return true;
+      break;
     case 0x29: case 0x3b: // ) ;
       if (s.jsonp) { // the JSONP wrapper's end, reported with its start
         s.i = i + 1;
@@ -202,24 +229,50 @@ export function afterRoot(s: Scanner, c: number): boolean {
   return true;
 }
 
-/** `}` or `]`: closes the matching container, supplying closers for any left open inside it. */
+/**
+ * `}` or `]`. With nothing of its kind open it is dropped. An object left open inside an array
+ * (`[{"a":1]`) is closed with it. A `}` that meets an open array was meant as `]`
+ * (`{"a": [1, 2}, "b": 3}`): it closes the array only, and the object goes on.
+ */
 function closeBracket(s: Scanner, isArray: boolean, i: number): boolean {
   const stack = s.stack;
   let k = stack.length - 1;
   while (k >= 0 && stack[k]!.isArray !== isArray) k--;
+  s.i = i + 1;
   if (k < 0) {
     // repair: a closer that matches nothing open (`{"a":1}]`) is dropped
     s.record('removed_extra_closing_bracket', i);
-    s.i = i + 1;
+    return true;
+  }
+  const top = stack[stack.length - 1]!;
+  if (top.isArray && !isArray) {
+    // repair: `[1, 2}` — a closer of the wrong kind is taken as the right one
+    s.close('closed_mismatched_bracket', i);
     return true;
   }
   while (stack.length - 1 > k) {
     const inner = stack[stack.length - 1]!;
-    // repair: `{"a":[1,2}` — the array was never closed
+    // repair: `[{"a":1]` — the object inside was never closed
     s.close(inner.isArray ? 'closed_array_bracket' : 'closed_object_bracket', i);
   }
   s.close(undefined, i);
-  s.i = i + 1;
+  return true;
+}
+
+/**
+ * `{"a":1}, "b":2}`: a member follows the root object's closer and a comma, so that closer came too
+ * early. The object is opened again and the member joins it.
+ */
+function reopenRoot(s: Scanner): boolean {
+  if (s.rootCommaPos < 0) return false;
+  const last = s.roots[s.roots.length - 1];
+  if (last === null || typeof last !== 'object' || Array.isArray(last)) return false;
+  // repair: the early closer is dropped
+  s.log.record('removed_extra_closing_bracket', s.rootClosePos);
+  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, keyPos: 0 });
+  s.rootCommaPos = -1;
+  s.afterComma = false;
+  s.phase = KEY;
   return true;
 }
 

@@ -1,0 +1,67 @@
+// Type coercions judged safe (docs/schema.md lists each). A coercion happens only when the value's
+// type is not allowed and exactly one allowed type can take it without guessing.
+import { T_ARRAY, T_BOOLEAN, T_INTEGER, T_NUMBER, T_OBJECT, T_STRING, typeBitOf } from './type-mask.js';
+
+export const NOT_COERCIBLE: unique symbol = Symbol('not coercible');
+export type Coerced = unknown | typeof NOT_COERCIBLE;
+
+// JSON's own number grammar (no leading zeros, no "+", no hex, no "1,000").
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** `target` is a type mask the value's own type is not part of. */
+export function coerce(value: unknown, target: number): Coerced {
+  let result: Coerced = NOT_COERCIBLE;
+  switch (typeof value) {
+    case 'string': result = coerceString(value, target); break;
+    case 'number':
+    case 'boolean':
+      if ((target & T_STRING) !== 0) result = String(value);
+      break;
+    default: break;
+  }
+  // A lone value where an array is wanted becomes its only element, when nothing else applies.
+  if (result === NOT_COERCIBLE && (target & T_ARRAY) !== 0 && value !== null && !Array.isArray(value)) {
+    result = [value];
+  }
+  return result;
+}
+
+function coerceString(text: string, target: number): Coerced {
+  if ((target & (T_NUMBER | T_INTEGER)) !== 0) {
+    const n = parseJsonNumber(text);
+    if (n !== undefined && (target & typeBitOf(n)) !== 0) return n;
+  }
+  if ((target & T_BOOLEAN) !== 0) {
+    const word = text.trim().toLowerCase();
+    if (word === 'true') return true;
+    if (word === 'false') return false;
+  }
+  if ((target & (T_OBJECT | T_ARRAY)) !== 0) {
+    const parsed = parseJsonContainer(text);
+    if (parsed !== undefined && (target & typeBitOf(parsed)) !== 0) return parsed;
+  }
+  return NOT_COERCIBLE;
+}
+
+/** The number a string spells in JSON syntax (surrounding whitespace allowed), if it keeps every digit. */
+export function parseJsonNumber(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (trimmed.length === 0 || trimmed.length > 400 || !JSON_NUMBER.test(trimmed)) return undefined;
+  const n = Number(trimmed);
+  if (!Number.isFinite(n)) return undefined;
+  // Integers past 2^53 would silently lose digits (an id "12345678901234567890" is not 12345678901234567000).
+  if (Number.isInteger(n) && !Number.isSafeInteger(n)) return undefined;
+  return n;
+}
+
+/** An object or array written as JSON text inside a string (a model that stringified a nested value). */
+function parseJsonContainer(text: string): unknown {
+  const trimmed = text.trim();
+  const first = trimmed.charCodeAt(0);
+  if (first !== 0x7b /* { */ && first !== 0x5b /* [ */) return undefined;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return undefined;
+  }
+}
