@@ -92,7 +92,7 @@ class Stream implements RepairStream {
       incomplete_token: s.inString ? this.stringToken() : heldToken,
       brace_depth: depth,
       in_string: s.inString,
-      expected_next: expectedNext(s),
+      expected_next: heldToken.length > 0 && !s.inString ? tokenHints(s) : expectedNext(s),
     };
   }
 
@@ -117,6 +117,13 @@ class Stream implements RepairStream {
     }
     return out;
   }
+}
+
+/** A number or literal is held back: it may go on, or be followed by what ends a value. */
+function tokenHints(s: Scanner): string[] {
+  const top = s.stack[s.stack.length - 1];
+  if (top === undefined) return ['token_continuation', 'end'];
+  return ['token_continuation', ',', top.isArray ? ']' : '}'];
 }
 
 function expectedNext(s: Scanner): string[] {

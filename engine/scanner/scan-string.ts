@@ -17,7 +17,6 @@ export function startString(s: Scanner, open: number, isKey: boolean, i: number)
   s.strOpen = open;
   s.strClose = closingQuote(open);
   s.strStart = s.at(i);
-  s.strParts.length = 0;
   s.i = i + 1;
 }
 
@@ -161,7 +160,7 @@ function endsString(s: Scanner, text: string, i: number, j: number): boolean {
     // A root string: only the end of the input, a fence, a concatenation or a JSONP close may follow.
     return next === 0x60 || next === 0x2b || (s.jsonp && (next === 0x29 || next === 0x3b)); // ` + ) ;
   }
-  if (endsStringBefore(next)) return true;
+  if (endsStringBefore(next) || (next === 0x29 && s.calls > 0)) return true; // ) closing a wrapper
   // A member name followed by a space (`{"a" true}`) has ended: names rarely hold quotes.
   if (s.strIsKey && j > i + 1) return true;
   // A quote at the end of a line: the next line is the next member (`"John"\n  lastName: Smith`).
@@ -208,13 +207,17 @@ function startsValue(text: string, j: number, len: number): boolean {
 
 function finishString(s: Scanner, lastRun: string): void {
   const parts = s.strParts;
-  const value = parts.length === 0 ? lastRun : parts.join('') + lastRun;
-  parts.length = 0;
+  let value = lastRun;
+  if (parts.length !== 0) { // (setting an array's length is a slow runtime call: only when needed)
+    value = parts.join('') + lastRun;
+    parts.length = 0;
+  }
   s.inString = false;
   if (s.strIsKey) {
     const top = s.stack[s.stack.length - 1]!;
     top.key = value;
     top.keyPos = s.strStart;
+    s.afterComma = false;
     s.phase = COLON;
     return;
   }

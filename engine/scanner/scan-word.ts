@@ -197,6 +197,7 @@ export function scanKeyWord(s: Scanner): boolean {
   const top = s.stack[s.stack.length - 1]!;
   top.key = text.slice(start, end);
   top.keyPos = s.at(start);
+  s.afterComma = false;
   s.phase = COLON;
   s.i = i;
   return true;

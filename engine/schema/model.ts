@@ -155,7 +155,7 @@ export class SchemaModel implements FacetContext {
     return child;
   }
 
-  /** What to inject for a missing required member: its const, else its default, else a one-member enum. */
+  /** What to inject for a missing required member: its const, else a one-member enum, else its default. */
   injectionFor(e: Effective, name: string): { value: unknown } | null {
     const child = this.member(e, name);
     if (child === null) return null;
@@ -186,8 +186,8 @@ function pushNode(stack: SchemaNode[], node: unknown): void {
 
 function findInjection(e: Effective): { value: unknown } | null {
   for (const f of e.facets) if (Object.hasOwn(f, 'const')) return { value: f.const };
-  for (const f of e.facets) if (Object.hasOwn(f, 'default')) return { value: f.default };
   for (const f of e.facets) if (Array.isArray(f.enum) && f.enum.length === 1) return { value: f.enum[0] };
+  for (const f of e.facets) if (Object.hasOwn(f, 'default')) return { value: f.default };
   return null;
 }
 

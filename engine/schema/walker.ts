@@ -1,0 +1,118 @@
+// Walks a value against its schema and repairs it in place: type coercion, enum coercion, removal
+// of undeclared members, injection of required members, anyOf/oneOf branch choice. An explicit
+// stack (not recursion) carries the walk, so a deeply nested value cannot overflow the JS stack;
+// the walk goes exactly as deep as the value does, whatever cycles the schema's $refs contain.
+import { coerce, NOT_COERCIBLE } from './coerce.js';
+import type { Effective } from './effective.js';
+import { childPointer } from './json-pointer.js';
+import { TRIAL_BUDGET_PER_VALUE } from './limits.js';
+import { changed, removed, type RepairSink } from './repair-detail.js';
+import { injectRequired } from './required-fields.js';
+import { KEEP, REMOVE_FORBIDDEN, undeclaredMemberFate, WALK_ADDITIONAL } from './strict-fields.js';
+import { typeBitOf } from './type-mask.js';
+import { resolveUnion } from './unions.js';
+import { cloneJson, isPlainObjectValue, setMember } from './value-utils.js';
+import type { WalkEnv } from './walk-env.js';
+
+/**
+ * Repairs `root` under `rootSchema` and returns the (possibly replaced) root. In a trial, returns
+ * early with env.aborted set once the trial budget is spent.
+ */
+export function walk(env: WalkEnv, root: unknown, rootSchema: Effective, rootPointer: string, sink: RepairSink, trial: boolean): unknown {
+  const model = env.model;
+  let result = root;
+  // Frames as parallel arrays: value, its schema record, its pointer, and where it lives.
+  const values: unknown[] = [root];
+  const schemas: Effective[] = [rootSchema];
+  const pointers: string[] = [rootPointer];
+  const parents: (object | null)[] = [null];
+  const keys: (string | number)[] = [''];
+  const pending: (Effective | null)[] = [];
+
+  while (values.length > 0) {
+    let value = values.pop();
+    let e: Effective | null = schemas.pop()!;
+    const pointer = pointers.pop()!;
+    const parent = parents.pop()!;
+    const key = keys.pop()!;
+    if (trial) {
+      if (--env.budget < 0) { env.aborted = true; return result; }
+    } else {
+      env.budget += TRIAL_BUDGET_PER_VALUE;
+    }
+    const original = value;
+
+    while (e !== null && e.unions !== null) {
+      e = resolveUnion(env, value, e, pointer, sink, walk);
+      if (e === null) value = env.adopted; // a branch's trial already walked the whole subtree
+    }
+
+    if (e !== null && !e.never) {
+      if (e.coerceTo !== 0 && (typeBitOf(value) & e.coerceTo) === 0) {
+        const coerced = coerce(value, e.coerceTo);
+        if (coerced !== NOT_COERCIBLE) {
+          // Containers are copied for the detail: the walk below keeps changing the live one.
+          const before = value !== null && typeof value === 'object' ? cloneJson(value) : value;
+          const after = coerced !== null && typeof coerced === 'object' ? cloneJson(coerced) : coerced;
+          changed(sink, 'type_coercion', pointer, before, after);
+          value = coerced;
+        }
+      }
+      if (e.enums !== null) {
+        for (const info of e.enums) {
+          if (typeof value !== 'string' || info.has(value)) continue;
+          const member = info.caseInsensitiveMatch(value);
+          if (member === undefined) continue;
+          changed(sink, 'enum_coercion', pointer, value, member);
+          value = member;
+        }
+      }
+    }
+
+    if (value !== original) {
+      if (parent === null) result = value;
+      else if (Array.isArray(parent)) parent[key as number] = value;
+      else setMember(parent as Record<string, unknown>, key as string, value);
+    }
+    if (e === null || e.any || e.never || value === null || typeof value !== 'object') continue;
+
+    if (Array.isArray(value)) {
+      if (e.arrays === null) continue;
+      for (let i = value.length - 1; i >= 0; i--) {
+        const child = model.element(e, i);
+        if (child === null || child.any) continue;
+        values.push(value[i]); schemas.push(child); pointers.push(pointer + '/' + i); parents.push(value); keys.push(i);
+      }
+      continue;
+    }
+    if (!e.objectWork || !isPlainObjectValue(value)) continue;
+    const target = value;
+    const names = Object.keys(target);
+    pending.length = names.length;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      let child = model.member(e, name);
+      if (child === null) {
+        const fate = undeclaredMemberFate(e, name, env.mode);
+        if (fate === WALK_ADDITIONAL) {
+          child = model.additional(e);
+        } else if (fate !== KEEP) {
+          removed(sink, childPointer(pointer, name), target[name], fate === REMOVE_FORBIDDEN);
+          delete target[name];
+        }
+      }
+      pending[i] = child;
+    }
+    if (e.required !== null) injectRequired(model, e, target, pointer, sink);
+    // Pushed last-to-first so members are visited (and repairs listed) in document order.
+    for (let i = names.length - 1; i >= 0; i--) {
+      const child = pending[i]!;
+      if (child === null || child.any) continue;
+      const name = names[i]!;
+      values.push(target[name]); schemas.push(child); pointers.push(childPointer(pointer, name)); parents.push(target); keys.push(name);
+    }
+  }
+  return result;
+}
+
+export type Walk = typeof walk;

@@ -1,0 +1,151 @@
+// Table-driven: every repair kind, with the value, the reported types and the overall confidence.
+import t from 'tap';
+import { repair } from '../../engine/index.js';
+
+type Row = [input: string, value: unknown, types: string[], confidence?: 'high' | 'medium' | 'low'];
+
+const rows: Row[] = [
+  // fences and prose
+  ['```json\n{"a": 1}\n```', { a: 1 }, ['removed_markdown_fence']],
+  ['```\n[1, 2]\n```', [1, 2], ['removed_markdown_fence']],
+  ['Sure! Here is the result:\n```json\n{"ok": true}\n```\nLet me know if you need more.', { ok: true },
+    ['stripped_leading_text', 'removed_markdown_fence', 'stripped_trailing_text']],
+  ["Here's the JSON you asked for: {\"name\": \"Ada\"}", { name: 'Ada' }, ['stripped_leading_text']],
+  ['{"a": 1} I hope this helps!', { a: 1 }, ['stripped_trailing_text']],
+  ['```{"a":"b"}```', { a: 'b' }, ['removed_markdown_fence']],
+  ['<think>The user wants {a}.</think>\n{"a": 2}', { a: 2 }, ['stripped_leading_text']],
+  // truncation, cut anywhere
+  ['{"a": 1, "b": [1, 2', { a: 1, b: [1, 2] }, ['closed_array_bracket', 'closed_object_bracket']],
+  ['{"a": "hello wor', { a: 'hello wor' }, ['closed_string', 'closed_object_bracket']],
+  ['{"a": 1, "b', { a: 1 }, ['closed_string', 'closed_object_bracket', 'removed_truncated_member']],
+  ['{"a": 1, "b": ', { a: 1 }, ['closed_object_bracket', 'removed_truncated_member']],
+  ['{"a": "x\\u00', { a: 'x' }, ['closed_string', 'closed_object_bracket']],
+  ['{"a": "x\\', { a: 'x' }, ['closed_string', 'closed_object_bracket']],
+  ['{"n": 12.', { n: 12 }, ['completed_truncated_number', 'closed_object_bracket']],
+  ['{"n": 2e-', { n: 2 }, ['completed_truncated_number', 'closed_object_bracket']],
+  ['{"n": -', {}, ['closed_object_bracket', 'removed_truncated_member']],
+  ['[1, -', [1], ['removed_truncated_member', 'closed_array_bracket', 'removed_trailing_comma']],
+  ['{"ok": tru', { ok: true }, ['completed_truncated_literal', 'closed_object_bracket']],
+  ['[fals', [false], ['completed_truncated_literal', 'closed_array_bracket']],
+  ['{"v": nul', { v: null }, ['completed_truncated_literal', 'closed_object_bracket']],
+  // keys and quotes
+  ['{name: "Ada", age: 36}', { name: 'Ada', age: 36 }, ['quoted_unquoted_keys']],
+  ["{'name': 'Ada'}", { name: 'Ada' }, ['converted_single_quotes']],
+  ["{'text': 'it\\'s here'}", { text: "it's here" }, ['converted_single_quotes']],
+  ["{'text': 'it's here'}", { text: "it's here" }, ['converted_single_quotes']],
+  ['{“a”: “b”}', { a: 'b' }, ['converted_smart_quotes']],
+  ['{"a": "He said "hi" to me"}', { a: 'He said "hi" to me' }, ['escaped_inner_quote']],
+  // commas and colons
+  ['[1, 2, 3,]', [1, 2, 3], ['removed_trailing_comma']],
+  ['{"a": 1,}', { a: 1 }, ['removed_trailing_comma']],
+  ['[1,, 2]', [1, 2], ['removed_duplicate_comma']],
+  ['{"a": 1,, "b": 2}', { a: 1, b: 2 }, ['removed_duplicate_comma']],
+  ['[1 2 3]', [1, 2, 3], ['inserted_missing_comma']],
+  ['{"a": 1\n"b": 2}', { a: 1, b: 2 }, ['inserted_missing_comma']],
+  ['{"a" 1}', { a: 1 }, ['inserted_missing_colon']],
+  // literals and numbers
+  ['[NaN, Infinity, -Infinity]', [null, null, null], ['replaced_nan'], 'medium'],
+  ['{"a": True, "b": False, "c": None}', { a: true, b: false, c: null }, ['replaced_python_literal']],
+  ['{"a": undefined}', { a: null }, ['replaced_undefined']],
+  ['[.5, -.5, 5.]', [0.5, -0.5, 5], ['normalized_decimal']],
+  ['{"zip": 007}', { zip: '007' }, ['quoted_bare_string'], 'medium'],
+  // comments, left alone inside strings
+  ['{"a": 1 // one\n}', { a: 1 }, ['removed_comments']],
+  ['{/* c */ "a": 1}', { a: 1 }, ['removed_comments']],
+  ['{"a": 1 # py\n}', { a: 1 }, ['removed_comments']],
+  ['{"url": "http://x.y/*z*/", "c": "a, b", "n": "NaN", "f": "```", "q": "\'"', {
+    url: 'http://x.y/*z*/', c: 'a, b', n: 'NaN', f: '```', q: "'" }, ['closed_object_bracket']],
+  // bare strings
+  ['{"status": active}', { status: 'active' }, ['quoted_bare_string'], 'medium'],
+  ['{name: John Smith}', { name: 'John Smith' }, ['quoted_unquoted_keys', 'quoted_bare_string'], 'medium'],
+  // strings
+  ['{"a": "line one\nline two"}', { a: 'line one\nline two' }, ['escaped_control_character']],
+  ['{"re": "\\d+\\s"}', { re: '\\d+\\s' }, ['escaped_backslash']],
+  ['"a" + "b" + "c"', 'abc', ['concatenated_strings']],
+  // wrappers and several values
+  ['callback({"a": 1});', { a: 1 }, ['removed_jsonp_wrapper']],
+  ['{"_id": ObjectId("507f")}', { _id: '507f' }, ['removed_function_wrapper']],
+  ['[1, 2, ...]', [1, 2], ['removed_ellipsis']],
+  ['{"a": 1}\n{"b": 2}', [{ a: 1 }, { b: 2 }], ['wrapped_multiple_values'], 'medium'],
+  ['{"a": 1}}', { a: 1 }, ['removed_extra_closing_bracket']],
+  ['{"a": [1, 2}, "b": 3}', { a: [1, 2], b: 3 }, ['closed_mismatched_bracket'], 'medium'],
+  ['[{"a": 1]', [{ a: 1 }], ['closed_object_bracket']],
+  ['{"a":\u00a0"b"}', { a: 'b' }, ['normalized_whitespace']],
+  // scalars at the root
+  ['tru', true, ['completed_truncated_literal']],
+  ["'single'", 'single', ['converted_single_quotes']],
+];
+
+t.test('every repair kind: value, reported types, confidence', async (t) => {
+  for (const [input, value, types, confidence = 'high'] of rows) {
+    const r = repair(input);
+    t.ok(r.success, `succeeds: ${JSON.stringify(input)}`);
+    t.same(r.repaired, value, `value of ${JSON.stringify(input)}`);
+    t.same(r.metadata.syntax_repairs.map((d) => d.type).sort(), [...types].sort(), `types of ${JSON.stringify(input)}`);
+    t.equal(r.metadata.confidence, confidence, `confidence of ${JSON.stringify(input)}`);
+    t.equal(r.metadata.was_repaired, true);
+    t.same(r.metadata.repairs_applied, r.metadata.syntax_repairs);
+  }
+});
+
+t.test('RepairDetail carries position of the first occurrence and a count', async (t) => {
+  const r = repair("{a: 'x', b: 'y'}");
+  const keys = r.metadata.syntax_repairs.find((d) => d.type === 'quoted_unquoted_keys')!;
+  t.match(keys, { confidence: 'high', safe: true, position: 1, count: 2 });
+  const quotes = r.metadata.syntax_repairs.find((d) => d.type === 'converted_single_quotes')!;
+  t.match(quotes, { position: 4, count: 2 });
+  const bare = repair('{"a": yes}').metadata.syntax_repairs[0]!;
+  t.match(bare, { type: 'quoted_bare_string', confidence: 'medium', safe: false, position: 6, count: 1 });
+});
+
+t.test('NaN gives the NAN_REPLACED warning and medium confidence', async (t) => {
+  const r = repair('{"a": NaN, "b": NaN}');
+  t.same(r.repaired, { a: null, b: null });
+  t.equal(r.metadata.warnings.length, 1);
+  t.match(r.metadata.warnings[0], { code: 'NAN_REPLACED', severity: 'medium' });
+  t.equal(r.metadata.confidence, 'medium');
+});
+
+t.test('valid JSON comes back unchanged, high, with no repairs', async (t) => {
+  for (const text of ['{"a":[1,2,{"b":null}],"c":"d"}', '[]', '0', '"x"', 'true', ' {"a": 1} ', '{"__proto__": {"x": 1}}']) {
+    const r = repair(text);
+    t.same(r.repaired, JSON.parse(text));
+    t.match(r.metadata, { confidence: 'high', was_repaired: false, output_valid_json: true, syntax_repairs: [], schema_repairs: [], repairs_applied: [], warnings: [], errors: [] });
+  }
+});
+
+t.test('no JSON at all is UNRECOVERABLE_SYNTAX_ERROR', async (t) => {
+  for (const text of ['', '   ', 'I could not find any data for that request.', 'hello world']) {
+    const r = repair(text);
+    t.equal(r.success, false);
+    t.equal(r.repaired, null);
+    t.match(r.metadata, { confidence: 'low', was_repaired: false, output_valid_json: false });
+    t.match(r.metadata.errors[0], { code: 'UNRECOVERABLE_SYNTAX_ERROR', severity: 'critical', recoverable: false });
+  }
+});
+
+t.test('__proto__ and constructor in input are plain data', async (t) => {
+  const r = repair("{__proto__: {polluted: 1}, 'constructor': {'prototype': 2}");
+  const v = r.repaired as Record<string, unknown>;
+  t.equal(Object.getPrototypeOf(v), Object.prototype);
+  t.same(Object.keys(v), ['__proto__', 'constructor']);
+  t.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+t.test('deep nesting never overflows; past the limit it is refused', async (t) => {
+  const deep = repair('['.repeat(900));
+  t.equal(deep.success, true);
+  t.doesNotThrow(() => JSON.stringify(deep.repaired));
+  const tooDeep = repair('['.repeat(5 * 1024 * 1024));
+  t.equal(tooDeep.success, false);
+  t.match(tooDeep.metadata.errors[0]!.message, /deeper than 1000/);
+});
+
+t.test('repairing the output again changes nothing', async (t) => {
+  for (const [input] of rows) {
+    const first = repair(input);
+    const again = repair(JSON.stringify(first.repaired));
+    t.equal(again.metadata.was_repaired, false, JSON.stringify(input));
+    t.same(again.repaired, first.repaired);
+  }
+});
