@@ -36,6 +36,8 @@ export interface Frame {
   /** The member name waiting for its value (objects only). */
   key: string | undefined;
   keyPos: number;
+  /** Members set so far (objects): the index into the key memo for the next name. */
+  members: number;
 }
 
 export class Scanner {
@@ -80,6 +82,12 @@ export class Scanner {
   strClose = 0;
   strStart = 0;
   readonly strParts: string[] = [];
+  /**
+   * Per nesting depth, the names of the last object closed there, as V8's internalized strings.
+   * Sibling objects (rows of an array) repeat their names: a name that matches the memo is taken
+   * from it without slicing, and the property store skips V8's string-table lookup.
+   */
+  readonly keyMemo: Array<Array<string | undefined> | undefined> = [];
   /** Input offset of the last control character reported inside a string. */
   controlSeen = -1;
 
@@ -219,6 +227,7 @@ export class Scanner {
     else {
       setMember(top.container as Record<string, unknown>, top.key!, value);
       top.key = undefined;
+      top.members++;
     }
     this.phase = AFTER_VALUE;
   }
@@ -264,8 +273,9 @@ export class Scanner {
     else {
       setMember(top.container as Record<string, unknown>, top.key!, container);
       top.key = undefined;
+      top.members++;
     }
-    this.stack.push({ container, isArray, key: undefined, keyPos: 0 });
+    this.stack.push({ container, isArray, key: undefined, keyPos: 0, members: 0 });
     this.phase = isArray ? VALUE : KEY;
     this.afterComma = false;
     this.lastWasString = false;
@@ -283,7 +293,9 @@ export class Scanner {
 
   /** Closes the innermost container; `repairType` names the closer we had to supply, if any. */
   close(repairType: RepairType | undefined, windowIndex: number): void {
+    const depth = this.stack.length;
     const frame = this.stack.pop()!;
+    if (!frame.isArray && frame.members > 0) this.keyMemo[depth] = memoOf(frame.container as object);
     if (repairType !== undefined) this.record(repairType, windowIndex);
     if (this.afterComma) {
       // repair: a comma before the closer (`[1,2,]`) is dropped
@@ -370,6 +382,13 @@ export class Scanner {
     for (; i < text.length; i++) if (!isJsonWhitespace(text.charCodeAt(i))) return false;
     return true;
   }
+}
+
+/** The object's names for the key memo; names that need escaping in JSON are left out. */
+function memoOf(obj: object): Array<string | undefined> {
+  const keys: Array<string | undefined> = Object.keys(obj);
+  for (let k = 0; k < keys.length; k++) if (/["\\\u0000-\u001f]/.test(keys[k]!)) keys[k] = undefined;
+  return keys;
 }
 
 /** Sets a member without ever touching a prototype: `__proto__` in input is plain data. */

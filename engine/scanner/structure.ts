@@ -2,7 +2,7 @@
 // Each handler consumes at least one character or changes the phase toward one that will, and
 // returns false only when the window ends before it can decide.
 import { isQuote } from './char-codes.js';
-import { AFTER_ROOT, AFTER_VALUE, KEY, TRAILING, VALUE, type Scanner } from './scanner.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE, type Scanner } from './scanner.js';
 
 export function expectValue(s: Scanner, c: number): boolean {
   const i = s.i;
@@ -63,7 +63,11 @@ export function expectKey(s: Scanner, c: number): boolean {
     case 0x7d: // }
     case 0x5d: // ]
       return closeBracket(s, c === 0x5d, i);
-    case 0x22: case 0x27: case 0x201c: case 0x201d: case 0x2018: case 0x2019: // " ' “ ” ‘ ’
+    case 0x22: // "
+      if (knownKey(s, i)) return true;
+      s.startString(c, true, i);
+      return true;
+    case 0x27: case 0x201c: case 0x201d: case 0x2018: case 0x2019: // ' “ ” ‘ ’
       s.startString(c, true, i);
       return true;
     case 0x2c: // ,
@@ -98,6 +102,27 @@ export function expectKey(s: Scanner, c: number): boolean {
     default:
       return s.scanKeyWord();
   }
+}
+
+/** `"name":` where the sibling object before this one had the same name at the same place. */
+function knownKey(s: Scanner, i: number): boolean {
+  const memo = s.keyMemo[s.stack.length];
+  if (memo === undefined) return false;
+  const top = s.stack[s.stack.length - 1]!;
+  const key = memo[top.members];
+  if (key === undefined) return false;
+  const text = s.text;
+  const end = i + 1 + key.length; // the closing quote
+  if (end + 1 >= text.length || text.charCodeAt(end) !== 0x22) return false; // "
+  const after = text.charCodeAt(end + 1);
+  if (after !== 0x3a && after !== 0x20) return false; // : or space: the name has ended
+  if (!text.startsWith(key, i + 1)) return false;
+  top.key = key;
+  top.keyPos = s.at(i);
+  s.afterComma = false;
+  s.phase = COLON;
+  s.i = end + 1;
+  return true;
 }
 
 export function expectColon(s: Scanner, c: number): boolean {
@@ -269,7 +294,7 @@ function reopenRoot(s: Scanner): boolean {
   if (last === null || typeof last !== 'object' || Array.isArray(last)) return false;
   // repair: the early closer is dropped
   s.log.record('removed_extra_closing_bracket', s.rootClosePos);
-  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, keyPos: 0 });
+  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, keyPos: 0, members: Object.keys(last).length });
   s.rootCommaPos = -1;
   s.afterComma = false;
   s.phase = KEY;

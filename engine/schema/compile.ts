@@ -101,10 +101,11 @@ export function compileSchemaText(text: string): CompileResult {
     addFormatsModule.default(ajv);
     ajv.removeKeyword('uniqueItems');
     ajv.addKeyword(uniqueItemsKeyword);
+    // Indexed first: it rejects in-place $ref cycles, on which ajv's compiler would overflow the stack.
+    const index = new SchemaIndex(schema, ROOT_KEY, (base, ref) => ajv.opts.uriResolver.resolve(base, ref));
     ajv.addSchema(schema, ROOT_KEY);
     const validate = ajv.getSchema(ROOT_KEY);
     if (validate === undefined) return invalidSchema('it could not be compiled');
-    const index = new SchemaIndex(schema, ROOT_KEY, (base, ref) => ajv.opts.uriResolver.resolve(base, ref));
     const model = new SchemaModel(draft, index);
     model.root; // flatten the root now so pattern errors surface here, not mid-walk
     const branchValidators = new Map<string, ValidateFunction>();

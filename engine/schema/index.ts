@@ -5,6 +5,7 @@ import type { Mode, RepairDetail, RepairError, Warning } from '../types.js';
 import { canonicalSchemaText, SchemaShapeError } from './canonical.js';
 import { compileSchemaText, invalidSchema, type CompileResult } from './compile.js';
 import { explainErrors } from './explain-error.js';
+import { MAX_SCHEMA_TEXT } from './limits.js';
 import type { RepairSink } from './repair-detail.js';
 import { SchemaCache } from './schema-cache.js';
 import { SchemaCycleError } from './schema-index.js';
@@ -23,17 +24,32 @@ export interface SchemaOutcome {
 
 const cache = new SchemaCache<CompileResult>();
 
-/** Compiled form of a schema, from the cache when an equal schema was seen before. */
+/**
+ * Compiled form of a schema, from the cache when an equal schema was seen before. The cache is
+ * keyed twice: by the schema's text as given (one native JSON.stringify: the cheap lookup for a
+ * client that repeats its schema verbatim) and by its canonical text (sorted keys: reordered but
+ * equal schemas share one compile). Both keys lead to the same entry.
+ */
 export function compiledSchema(schema: unknown): CompileResult {
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
     return invalidSchema('a schema must be a JSON object or a boolean');
   }
+  let raw: string | undefined;
+  try {
+    raw = JSON.stringify(schema);
+  } catch (error) {
+    // A cycle (TypeError), a BigInt (TypeError) or nesting past V8's own limit (RangeError).
+    return invalidSchema(error instanceof RangeError ? 'schema is nested too deeply' : 'schema is not JSON: ' + (error as Error).message);
+  }
+  if (raw.length > MAX_SCHEMA_TEXT) return invalidSchema(`schema is larger than ${MAX_SCHEMA_TEXT} characters`);
+  const known = cache.get(raw);
+  if (known !== undefined) return known;
   let text: string;
   try {
     text = canonicalSchemaText(schema);
   } catch (error) {
     // Not cached: the check stops at the limits, so repeating it costs little.
-    if (error instanceof SchemaShapeError || error instanceof RangeError) return invalidSchema((error as Error).message);
+    if (error instanceof SchemaShapeError) return invalidSchema(error.message);
     throw error;
   }
   let compiled = cache.get(text);
@@ -41,6 +57,7 @@ export function compiledSchema(schema: unknown): CompileResult {
     compiled = compileOrExplain(text);
     cache.set(text, compiled);
   }
+  if (raw !== text) cache.set(raw, compiled);
   return compiled;
 }
 
@@ -66,7 +83,7 @@ export function applySchema(value: unknown, schema: unknown, mode: Mode): Schema
   let repaired: unknown = value;
   let errors: RepairError[] = [];
   try {
-    repaired = walk(env, value, compiled.model.root, '', sink, false);
+    repaired = walk(env, value, compiled.model.root, '', sink, false, 0);
     if (!compiled.validate(repaired)) errors = explainErrors(compiled.validate.errors ?? [], repaired);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;

@@ -16,6 +16,12 @@ export const CACHE_MAX_TEXT = 16 * 1024 * 1024;
 /** Validation failures listed one by one; the rest are summarised in one more error. */
 export const MAX_REPORTED_ERRORS = 20;
 
+/**
+ * anyOf/oneOf choices that need validation, nested along one path of the value. Each validates a
+ * subtree, so the bound keeps their total cost linear in the value (deeper unions choose by type).
+ */
+export const MAX_UNION_CHECK_DEPTH = 16;
+
 /** anyOf/oneOf trials nested inside other trials (each level is one JS call, so this is the stack bound). */
 export const MAX_UNION_TRIAL_DEPTH = 8;
 

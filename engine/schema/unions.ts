@@ -1,40 +1,64 @@
 // anyOf/oneOf: pick the branch the value belongs to, then repair it under that branch.
-// 1. Exactly one branch accepts the value as it is: use it (no guessing needed).
-// 2. Several accept it: nothing to decide; keep every member any branch declares.
-// 3. None accepts it: repair a copy under each branch; adopt the result if exactly one branch
-//    accepts its repaired copy (or all that do produce the same value). Otherwise leave the value
-//    alone and let validation report it: coercing towards one of several possible shapes is a guess.
-// Trials are bounded in nesting depth and in total work (see limits.ts).
+// 1. The value's JSON type is allowed by exactly one branch: that branch (no validation needed, so
+//    recursive schemas such as trees stay linear).
+// 2. Several branches allow its type: the one that accepts it as it is; if several do, there is
+//    nothing to decide (every member any branch declares is kept); if none does, go to 3 with them.
+// 3. No branch allows its type (or none of several accepted it): repair a copy under each branch
+//    and adopt the result if exactly one branch accepts its repaired copy (or all that do produce
+//    the same value). Otherwise leave the value alone and let validation report it: coercing
+//    towards one of several possible shapes would be a guess.
+// Validation-based choices nest at most MAX_UNION_CHECK_DEPTH deep on a path (so their cost stays
+// linear in the value) and trials at most MAX_UNION_TRIAL_DEPTH deep within a shared budget.
 import { stableValueText } from './canonical.js';
 import type { Effective } from './effective.js';
-import { MAX_UNION_TRIAL_DEPTH } from './limits.js';
+import { MAX_UNION_CHECK_DEPTH, MAX_UNION_TRIAL_DEPTH } from './limits.js';
 import type { RepairSink } from './repair-detail.js';
+import { typeBitOf } from './type-mask.js';
 import { cloneJson } from './value-utils.js';
 import type { WalkEnv } from './walk-env.js';
 import type { Walk } from './walker.js';
 
-/** Resolves e.unions[0]: returns the record to continue with, or null when a trial's result was adopted (env.adopted). */
-export function resolveUnion(env: WalkEnv, value: unknown, e: Effective, pointer: string, sink: RepairSink, walk: Walk): Effective | null {
+/**
+ * Resolves e.unions[0] for `value`. Returns the record to continue with, or null when a trial's
+ * repaired copy was adopted (in env.adopted). Sets env.checked when it validated the value.
+ */
+export function resolveUnion(
+  env: WalkEnv, value: unknown, e: Effective, pointer: string, checkDepth: number, sink: RepairSink, walk: Walk,
+): Effective | null {
   const model = env.model;
   const group = e.unions![0]!;
   const branches = group.branches;
-  let fitting = -1;
-  let fits = 0;
+  const bit = typeBitOf(value);
+  let compatible = 0;
+  let first = -1;
   for (let i = 0; i < branches.length; i++) {
-    if (env.validatorAt(group.pointers[i]!)(value)) {
+    if ((model.of(branches[i]!).types & bit) === 0) continue;
+    compatible++;
+    if (first < 0) first = i;
+  }
+  if (compatible === 1) return model.withBranch(e, 0, branches[first]!);
+  if (checkDepth >= MAX_UNION_CHECK_DEPTH) return model.withoutUnion(e, 0);
+  env.checked = true;
+
+  if (compatible > 1) {
+    let fitting = -1;
+    let fits = 0;
+    for (let i = 0; i < branches.length; i++) {
+      if ((model.of(branches[i]!).types & bit) === 0 || !env.validatorAt(group.pointers[i]!)(value)) continue;
       fits++;
       if (fitting < 0) fitting = i;
     }
+    if (fits === 1) return model.withBranch(e, 0, branches[fitting]!);
+    if (fits > 1) return model.withoutUnion(e, 0);
   }
-  if (fits === 1) return model.withBranch(e, 0, branches[fitting]!);
-  if (fits > 1 || env.trialDepth >= MAX_UNION_TRIAL_DEPTH || env.budget <= 0) return model.withoutUnion(e, 0);
+  if (env.trialDepth >= MAX_UNION_TRIAL_DEPTH || env.budget <= 0) return model.withoutUnion(e, 0);
 
   let chosen: { value: unknown; sink: RepairSink } | null = null;
   let chosenText: string | null = null;
   for (let i = 0; i < branches.length; i++) {
     const trialSink: RepairSink = { repairs: [], warnings: [] };
     env.trialDepth++;
-    const repaired = walk(env, cloneJson(value), model.withBranch(e, 0, branches[i]!), pointer, trialSink, true);
+    const repaired = walk(env, cloneJson(value), model.withBranch(e, 0, branches[i]!), pointer, trialSink, true, checkDepth + 1);
     env.trialDepth--;
     if (env.aborted) {
       env.aborted = false;

@@ -12,6 +12,8 @@ export class WalkEnv {
   aborted = false;
   /** The value a union resolution adopted (see unions.ts). */
   adopted: unknown = undefined;
+  /** Set by a union resolution that validated the value (its members count one level deeper). */
+  checked = false;
 
   constructor(
     readonly model: SchemaModel,

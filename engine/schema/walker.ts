@@ -18,7 +18,9 @@ import type { WalkEnv } from './walk-env.js';
  * Repairs `root` under `rootSchema` and returns the (possibly replaced) root. In a trial, returns
  * early with env.aborted set once the trial budget is spent.
  */
-export function walk(env: WalkEnv, root: unknown, rootSchema: Effective, rootPointer: string, sink: RepairSink, trial: boolean): unknown {
+export function walk(
+  env: WalkEnv, root: unknown, rootSchema: Effective, rootPointer: string, sink: RepairSink, trial: boolean, rootCheckDepth: number,
+): unknown {
   const model = env.model;
   let result = root;
   // Frames as parallel arrays: value, its schema record, its pointer, and where it lives.
@@ -27,6 +29,8 @@ export function walk(env: WalkEnv, root: unknown, rootSchema: Effective, rootPoi
   const pointers: string[] = [rootPointer];
   const parents: (object | null)[] = [null];
   const keys: (string | number)[] = [''];
+  /** Union choices made by validation above each frame (see unions.ts). */
+  const checkDepths: number[] = [rootCheckDepth];
   const pending: (Effective | null)[] = [];
 
   while (values.length > 0) {
@@ -35,6 +39,7 @@ export function walk(env: WalkEnv, root: unknown, rootSchema: Effective, rootPoi
     const pointer = pointers.pop()!;
     const parent = parents.pop()!;
     const key = keys.pop()!;
+    let checkDepth = checkDepths.pop()!;
     if (trial) {
       if (--env.budget < 0) { env.aborted = true; return result; }
     } else {
@@ -43,7 +48,9 @@ export function walk(env: WalkEnv, root: unknown, rootSchema: Effective, rootPoi
     const original = value;
 
     while (e !== null && e.unions !== null) {
-      e = resolveUnion(env, value, e, pointer, sink, walk);
+      env.checked = false;
+      e = resolveUnion(env, value, e, pointer, checkDepth, sink, walk);
+      if (env.checked) checkDepth++;
       if (e === null) value = env.adopted; // a branch's trial already walked the whole subtree
     }
 
@@ -82,6 +89,7 @@ export function walk(env: WalkEnv, root: unknown, rootSchema: Effective, rootPoi
         const child = model.element(e, i);
         if (child === null || child.any) continue;
         values.push(value[i]); schemas.push(child); pointers.push(pointer + '/' + i); parents.push(value); keys.push(i);
+        checkDepths.push(checkDepth);
       }
       continue;
     }
@@ -110,6 +118,7 @@ export function walk(env: WalkEnv, root: unknown, rootSchema: Effective, rootPoi
       if (child === null || child.any) continue;
       const name = names[i]!;
       values.push(target[name]); schemas.push(child); pointers.push(childPointer(pointer, name)); parents.push(target); keys.push(name);
+      checkDepths.push(checkDepth);
     }
   }
   return result;
