@@ -44,6 +44,8 @@ export const REPAIR_KINDS = {
   removed_function_wrapper: { confidence: 'high', category: 'syntax' },
   normalized_whitespace: { confidence: 'high', category: 'syntax' },
   removed_invalid_character: { confidence: 'medium', category: 'syntax' },
+  // Syntax, low: input was dropped in the middle of the document, where the author's intent is unclear.
+  removed_member_without_value: { confidence: 'low', category: 'syntax' },
   wrapped_multiple_values: { confidence: 'medium', category: 'syntax' },
   closed_mismatched_bracket: { confidence: 'medium', category: 'syntax' },
   // Syntax, medium: the text was a guess at the author's intent.

@@ -12,17 +12,44 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
   }
   let value: unknown;
   let parsed = false;
-  try {
-    value = JSON.parse(text);
-    parsed = true;
-  } catch {
-    // not valid JSON: repaired below
+  if (mayBeJson(text)) {
+    try {
+      value = JSON.parse(text);
+      parsed = !hasOverflow(text);
+    } catch {
+      // not valid JSON: repaired below
+    }
   }
   if (parsed) return withSchema(value, [], [], options);
   const scanner = new Scanner();
   scanner.feed(text, true);
   return conclude(scanner, options);
 }
+
+/**
+ * A throwing JSON.parse costs several microseconds whatever the size (the error object and its
+ * message): text that cannot be JSON — prose, a fence — skips the attempt.
+ */
+function mayBeJson(text: string): boolean {
+  let a = 0;
+  let b = text.length - 1;
+  while (a <= b && text.charCodeAt(a) <= 0x20) a++;
+  while (b >= a && text.charCodeAt(b) <= 0x20) b--;
+  if (a > b) return false;
+  const first = text.charCodeAt(a);
+  const last = text.charCodeAt(b);
+  const firstOk = first === 0x7b || first === 0x5b || first === 0x22 || first === 0x2d || // { [ " -
+    (first >= 0x30 && first <= 0x39) || first === 0x74 || first === 0x66 || first === 0x6e; // digit t f n
+  const lastOk = last === 0x7d || last === 0x5d || last === 0x22 || (last >= 0x30 && last <= 0x39) || // } ] " digit
+    last === 0x65 || last === 0x6c; // e (true, false) l (null)
+  return firstOk && lastOk;
+}
+
+/** Valid JSON whose numbers overflow a double parses to Infinity: such input takes the repair path. */
+function hasOverflow(text: string): boolean {
+  return OVERFLOW.test(text);
+}
+const OVERFLOW = /\d[eE]\+?\d{3}/; // 1e309 and beyond: a three-digit exponent
 
 /** Turns a finished scanner into the response (shared with the stream's finalize). */
 export function conclude(scanner: Scanner, options: RepairOptions | undefined): RepairResponse {

@@ -78,7 +78,7 @@ export function scanString(s: Scanner): boolean {
         case 0x72: decoded = '\r'; break; // \r
         case 0x74: decoded = '\t'; break; // \t
         case 0x75: { // \u
-          if (i + 6 > len) {
+          if (i + 6 > len && hexRun(text, i + 2, len) === len - i - 2) {
             if (!s.final) return hold(s, run, i);
             // The input ends inside \uXXXX: the partial escape goes with the cut.
             s.strParts.push(text.slice(run, i));
@@ -87,7 +87,7 @@ export function scanString(s: Scanner): boolean {
             width = 0;
             break;
           }
-          const code =
+          const code = i + 6 > len ? -1 :
             (hexValue(text.charCodeAt(i + 2)) << 12) | (hexValue(text.charCodeAt(i + 3)) << 8) |
             (hexValue(text.charCodeAt(i + 4)) << 4) | hexValue(text.charCodeAt(i + 5));
           if (code >= 0) {
@@ -195,6 +195,13 @@ function cutAtDelimiter(s: Scanner, text: string, len: number): boolean {
   finishString(s, text.slice(from, end));
   s.i = p;
   return true;
+}
+
+/** How many hex digits follow from j (at most four, up to len). */
+function hexRun(text: string, j: number, len: number): number {
+  let n = 0;
+  while (n < 4 && j + n < len && hexValue(text.charCodeAt(j + n)) >= 0) n++;
+  return n;
 }
 
 /** Whether a quoted value, a number or a container starts after whitespace at j. */

@@ -1,7 +1,7 @@
 // Unquoted tokens: numbers (with their malformed and truncated forms), literals (JSON, Python,
 // NaN/Infinity, undefined), and bare words taken as strings — keys or values.
 import { endsWord, isJsonWhitespace } from './char-codes.js';
-import { COLON, ROOT_START, type Scanner } from './scanner.js';
+import { AFTER_VALUE, COLON, ROOT_START, type Scanner } from './scanner.js';
 
 const NOT_NUMBER = 0;
 const VALID = 1;
@@ -66,8 +66,17 @@ export function scanValueWord(s: Scanner): boolean {
   if (i > start) {
     const form = numberForm(text, start, i);
     if (form === VALID) {
+      const n = Number(text.slice(start, i));
+      if (n === Infinity || n === -Infinity) {
+        // repair: a number beyond double range (`1e999`) has no JSON value; like Infinity it becomes null
+        s.record('replaced_nan', start);
+        s.warnNan(start);
+        s.i = i;
+        s.emit(null);
+        return true;
+      }
       s.i = i;
-      s.emit(Number(text.slice(start, i)));
+      s.emit(n);
       return true;
     }
     if (form === NORMALIZE || form === TRUNCATED_EXPONENT) {
@@ -79,10 +88,18 @@ export function scanValueWord(s: Scanner): boolean {
       s.emit(form === TRUNCATED_EXPONENT ? Number(word.slice(0, word.search(/[eE]/))) : Number(word));
       return true;
     }
-    if (form === LONE_MINUS && atEnd) {
-      // repair: a number cut after its sign has no value to keep; its member or element is dropped
+    if (form === LONE_MINUS) {
+      // repair: a sign with no digits (a number cut after its sign) has no value to keep; its member
+      // or element is dropped
       const top = s.stack[s.stack.length - 1];
-      if (top?.isArray === true) s.record('removed_truncated_member', start);
+      if (!atEnd) {
+        s.record('removed_invalid_character', start);
+        if (top?.isArray === false) {
+          s.log.record('removed_member_without_value', top.keyPos);
+          top.key = undefined;
+          s.phase = AFTER_VALUE;
+        }
+      } else if (top?.isArray === true) s.record('removed_truncated_member', start);
       s.i = i;
       return true;
     }
@@ -180,8 +197,8 @@ export function scanKeyWord(s: Scanner): boolean {
   let i = start;
   for (; i < len; i++) {
     const c = text.charCodeAt(i);
-    // : , } ] { [ " LF CR
-    if (c === 0x3a || c === 0x2c || c === 0x7d || c === 0x5d || c === 0x7b || c === 0x5b || c === 0x22 || c === 0x0a || c === 0x0d) break;
+    // : , } ] { [ " ' “ ‘ LF CR
+    if (c === 0x3a || c === 0x2c || c === 0x7d || c === 0x5d || c === 0x7b || c === 0x5b || c === 0x22 || c === 0x27 || c === 0x201c || c === 0x2018 || c === 0x0a || c === 0x0d) break;
   }
   if (i + 1 >= len && !s.final) return false; // the character after a closing `"` is needed too
   let end = i;

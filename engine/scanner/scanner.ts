@@ -303,8 +303,10 @@ export class Scanner {
       this.afterComma = false;
     }
     if (!frame.isArray && frame.key !== undefined) {
-      // repair: a member name with no value (cut off, or `{"a"}`) is dropped, not given an invented value
-      this.log.record('removed_truncated_member', frame.keyPos);
+      // repair: a member name with no value is dropped, not given an invented value; cut off by
+      // the end of the input it is plain truncation, closed by `}` mid-text (`{"a"}`) it is a guess
+      const atEnd = this.final && windowIndex >= this.text.length;
+      this.log.record(atEnd ? 'removed_truncated_member' : 'removed_member_without_value', frame.keyPos);
     }
     this.phase = this.stack.length === 0 ? AFTER_ROOT : AFTER_VALUE;
     if (this.stack.length === 0) this.rootClosePos = this.base + windowIndex;

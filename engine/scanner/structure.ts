@@ -27,7 +27,7 @@ export function expectValue(s: Scanner, c: number): boolean {
       const top = s.stack[s.stack.length - 1];
       if (top !== undefined && !top.isArray) {
         // repair: a member with no value (`{"a":,`) is dropped
-        s.record('removed_truncated_member', top.keyPos - s.base);
+        s.log.record('removed_member_without_value', top.keyPos);
         top.key = undefined;
         s.phase = KEY;
         s.afterComma = true;
@@ -135,7 +135,7 @@ export function expectColon(s: Scanner, c: number): boolean {
     case 0x2c: { // ,
       // A member name with no value: the member is dropped (close() and this path report it).
       const top = s.stack[s.stack.length - 1]!;
-      s.log.record('removed_truncated_member', top.keyPos);
+      s.log.record('removed_member_without_value', top.keyPos);
       top.key = undefined;
       s.phase = KEY;
       s.afterComma = true;

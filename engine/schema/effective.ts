@@ -64,6 +64,8 @@ export class Effective {
   any = false;
   /** Object keywords present: members need a look. */
   objectWork = false;
+  /** A scalar of an allowed type needs nothing here (no enum, no union): the walk can skip it. */
+  scalarPassThrough = false;
   // Memos filled by the model, bounded by the schema's own size.
   readonly propertyMemo = new Map<string, Effective | null>();
   readonly elementMemo = new Map<number, Effective | null>();
@@ -120,6 +122,7 @@ export function buildEffective(
   e.objectWork = e.declaresMembers || e.required !== null || e.additional !== Additional.Default;
   e.any = !e.never && e.coerceTo === 0 && e.types === T_ANY && e.enums === null && !e.objectWork
     && e.arrays === null && e.unions === null;
+  e.scalarPassThrough = !e.never && e.enums === null && e.unions === null;
   return e;
 }
 

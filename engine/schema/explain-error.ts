@@ -1,42 +1,75 @@
-// Turns ajv's validation errors into SCHEMA_VALIDATION_FAILED errors, each one sentence naming the
-// field (a JSON Pointer into the value; "The value" for the root) and what the schema expected.
+// SCHEMA_VALIDATION_FAILED errors, each one sentence naming the field (a JSON Pointer into the
+// value; "The value" for the root) and what the schema expected, from the walk's own findings and
+// from ajv's errors.
 // The branch-by-branch errors of a failed anyOf/oneOf are folded into one sentence about the union.
 import type { ErrorObject } from 'ajv';
 import { makeError } from '../error-codes.js';
 import type { RepairError } from '../types.js';
 import { escapeToken, valueAt } from './json-pointer.js';
 import { MAX_QUOTED_VALUE, MAX_REPORTED_ERRORS } from './limits.js';
-import { typeNameOf } from './type-mask.js';
+import { T_ARRAY, T_BOOLEAN, T_INTEGER, T_NULL, T_NUMBER, T_OBJECT, T_STRING, typeNameOf } from './type-mask.js';
 
 type Params = Record<string, unknown>;
 
-export function explainErrors(errors: readonly ErrorObject[], value: unknown): RepairError[] {
-  const kept = foldUnionErrors(errors);
-  const out: RepairError[] = [];
-  for (const error of kept) {
-    if (out.length === MAX_REPORTED_ERRORS) {
-      out.push(makeError('SCHEMA_VALIDATION_FAILED',
-        `${kept.length - MAX_REPORTED_ERRORS} more schema violations are not listed.`));
-      break;
-    }
-    out.push(explainError(error, value));
+/**
+ * The failures the walk was sure of, then ajv's (it stops at its first violation) unless it names
+ * one of those again; at most MAX_REPORTED_ERRORS, then a count of the rest.
+ */
+export function explainErrors(walkFailures: readonly RepairError[], errors: readonly ErrorObject[], value: unknown): RepairError[] {
+  const all = walkFailures.slice();
+  for (const error of foldUnionErrors(errors)) {
+    const explained = explainError(error, value);
+    const repeated = all.some((f) => f.field === explained.field && f.compact_code === explained.compact_code);
+    if (!repeated) all.push(explained);
   }
-  return out;
+  if (all.length <= MAX_REPORTED_ERRORS) return all;
+  const shown = all.slice(0, MAX_REPORTED_ERRORS);
+  shown.push(makeError('SCHEMA_VALIDATION_FAILED', `${all.length - MAX_REPORTED_ERRORS} more schema violations are not listed.`));
+  return shown;
 }
 
+export function typeFailure(field: string, allowed: number, value: unknown): RepairError {
+  return failure(`${subjectOf(field)} must be ${typeList(namesOfMask(allowed))}, but it is ${describeValue(value)}.`,
+    field, 'TYPE_COERCION_FAILED');
+}
+
+export function requiredFailure(field: string): RepairError {
+  return failure(`Required field "${field}" is missing.`, field, 'MISSING_REQUIRED_FIELD');
+}
+
+function subjectOf(field: string): string {
+  return field === '' ? 'The value' : `Field "${field}"`;
+}
+
+function namesOfMask(mask: number): string[] {
+  const names: string[] = [];
+  if (mask & T_OBJECT) names.push('object');
+  if (mask & T_ARRAY) names.push('array');
+  if (mask & T_STRING) names.push('string');
+  if (mask & T_NUMBER) names.push('number');
+  else if (mask & T_INTEGER) names.push('integer');
+  if (mask & T_BOOLEAN) names.push('boolean');
+  if (mask & T_NULL) names.push('null');
+  return names;
+}
+
+// ajv reports a failed union's branch errors as one contiguous block right before the union's own
+// error. The block is recognised by position: trailing errors at or under the union's field, up to
+// the first error from a sibling keyword of the same schema object (evaluated before the union).
+// Branch errors cannot be told apart by schema path: a $ref'd branch reports paths of its target.
 function foldUnionErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   const kept: ErrorObject[] = [];
   for (const error of errors) {
     if (error.keyword === 'if') continue; // its then/else errors say more
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf') {
-      const branchPrefix = error.schemaPath + '/';
-      const ownerPrefix = error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/') + 1);
+      const path = error.instancePath;
+      const owner = error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/') + 1);
       while (kept.length > 0) {
         const last = kept[kept.length - 1]!;
-        const inside = last.instancePath === error.instancePath || last.instancePath.startsWith(error.instancePath + '/');
-        // Branch errors sit under the union's schema path, or elsewhere entirely when a branch is a $ref.
-        const fromBranch = last.schemaPath.startsWith(branchPrefix) || !last.schemaPath.startsWith(ownerPrefix);
-        if (!inside || !fromBranch) break;
+        if (last.instancePath !== path && !last.instancePath.startsWith(path + '/')) break;
+        const sibling = last.instancePath === path && last.schemaPath.startsWith(owner)
+          && last.schemaPath.indexOf('/', owner.length) === -1;
+        if (sibling) break;
         kept.pop();
       }
     }
@@ -49,15 +82,16 @@ export function explainError(error: ErrorObject, value: unknown): RepairError {
   const params = error.params as Params;
   const path = error.instancePath;
   const actual = valueAt(value, path);
-  const subject = path === '' ? 'The value' : `Field "${path}"`;
+  const subject = subjectOf(path);
   const it = describeValue(actual);
   switch (error.keyword) {
     case 'required':
     case 'dependentRequired':
     case 'dependencies': {
       const field = path + '/' + escapeToken(String(params.missingProperty));
-      const when = params.property === undefined ? '' : ` when "${path}/${escapeToken(String(params.property))}" is present`;
-      return failure(`Required field "${field}" is missing${when}.`, field, 'MISSING_REQUIRED_FIELD');
+      if (params.property === undefined) return requiredFailure(field);
+      const when = `${path}/${escapeToken(String(params.property))}`;
+      return failure(`Required field "${field}" is missing (it is required when "${when}" is present).`, field, 'MISSING_REQUIRED_FIELD');
     }
     case 'type':
       return failure(`${subject} must be ${typeList(params.type)}, but it is ${it}.`, path, 'TYPE_COERCION_FAILED');
@@ -125,6 +159,7 @@ const ARTICLE: Record<string, string> = {
 
 function typeList(type: unknown): string {
   const names = Array.isArray(type) ? type.map(String) : String(type).split(',');
+  if (names.length === 0) return 'nothing (the schema allows no type here)';
   const words = names.map((name) => ARTICLE[name] ?? name);
   return words.length <= 1 ? words.join('') : words.slice(0, -1).join(', ') + ' or ' + words[words.length - 1];
 }
@@ -138,6 +173,7 @@ function plural(count: unknown, noun: string): string {
 }
 
 function quote(value: unknown): string {
+  if (typeof value === 'string' && value.length > MAX_QUOTED_VALUE) return JSON.stringify(value.slice(0, MAX_QUOTED_VALUE) + '…');
   const text = JSON.stringify(value) ?? String(value);
   return text.length > MAX_QUOTED_VALUE ? text.slice(0, MAX_QUOTED_VALUE) + '…' : text;
 }

@@ -5,11 +5,12 @@ import type { Mode, RepairDetail, RepairError, Warning } from '../types.js';
 import { canonicalSchemaText, SchemaShapeError } from './canonical.js';
 import { compileSchemaText, invalidSchema, type CompileResult } from './compile.js';
 import { explainErrors } from './explain-error.js';
-import { MAX_SCHEMA_TEXT } from './limits.js';
-import type { RepairSink } from './repair-detail.js';
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_TEXT, VALIDATION_BUDGET_BASE } from './limits.js';
+import { newSink } from './repair-detail.js';
 import { SchemaCache } from './schema-cache.js';
 import { SchemaCycleError } from './schema-index.js';
 import { UnsupportedPatternError } from './safe-pattern.js';
+import { setValidationBudget, ValidationBudgetExceeded } from './validation-budget.js';
 import { WalkEnv } from './walk-env.js';
 import { walk } from './walker.js';
 
@@ -39,7 +40,8 @@ export function compiledSchema(schema: unknown): CompileResult {
     raw = JSON.stringify(schema);
   } catch (error) {
     // A cycle (TypeError), a BigInt (TypeError) or nesting past V8's own limit (RangeError).
-    return invalidSchema(error instanceof RangeError ? 'schema is nested too deeply' : 'schema is not JSON: ' + (error as Error).message);
+    return invalidSchema(error instanceof RangeError ? `schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`
+      : 'schema is not JSON: ' + (error as Error).message.split('\n')[0]);
   }
   if (raw.length > MAX_SCHEMA_TEXT) return invalidSchema(`schema is larger than ${MAX_SCHEMA_TEXT} characters`);
   const known = cache.get(raw);
@@ -78,17 +80,24 @@ export function applySchema(value: unknown, schema: unknown, mode: Mode): Schema
   if (schema === undefined || schema === null) return { value, repairs: [], warnings: [], errors: [] };
   const compiled = compiledSchema(schema);
   if (!compiled.ok) return { value, repairs: [], warnings: [], errors: [compiled.error] };
-  const sink: RepairSink = { repairs: [], warnings: [] };
+  const sink = newSink();
   const env = new WalkEnv(compiled.model, mode === 'lenient' ? 'lenient' : 'strict', compiled.validatorAt);
   let repaired: unknown = value;
   let errors: RepairError[] = [];
+  setValidationBudget(VALIDATION_BUDGET_BASE);
   try {
     repaired = walk(env, value, compiled.model.root, '', sink, false, 0);
-    if (!compiled.validate(repaired)) errors = explainErrors(compiled.validate.errors ?? [], repaired);
+    if (!compiled.validate(repaired)) errors = explainErrors(sink.failures, compiled.validate.errors ?? [], repaired);
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    errors = [makeError('SCHEMA_VALIDATION_FAILED',
-      'The value is nested too deeply to be checked against this schema.', { field: '' })];
+    if (error instanceof ValidationBudgetExceeded) {
+      errors = [invalidSchema('checking a value against it repeats work without bound (for example several ' +
+        'anyOf branches that recurse through the same $ref); make the branches exclusive').error];
+    } else if (error instanceof RangeError) {
+      errors = [makeError('SCHEMA_VALIDATION_FAILED',
+        'The value is nested too deeply to be checked against this schema.', { field: '' })];
+    } else {
+      throw error;
+    }
   }
   return { value: repaired, repairs: sink.repairs, warnings: sink.warnings, errors };
 }
@@ -96,4 +105,9 @@ export function applySchema(value: unknown, schema: unknown, mode: Mode): Schema
 /** For tests and benchmarks: forget every compiled schema. */
 export function clearSchemaCache(): void {
   cache.clear();
+}
+
+/** For tests: how many keys the compile cache holds. */
+export function schemaCacheSize(): number {
+  return cache.size;
 }

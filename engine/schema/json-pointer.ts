@@ -1,9 +1,7 @@
 // JSON Pointer (RFC 6901) helpers: the `field` of schema repairs and errors is a pointer into the value.
 
-const NEEDS_ESCAPE = /[~/]/;
-
 export function escapeToken(key: string): string {
-  return NEEDS_ESCAPE.test(key) ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
 }
 
 export function unescapeToken(token: string): string {

@@ -29,5 +29,13 @@ export const MAX_UNION_TRIAL_DEPTH = 8;
 export const TRIAL_BUDGET_BASE = 10_000;
 export const TRIAL_BUDGET_PER_VALUE = 8;
 
+/**
+ * Validation work per applySchema call, in $ref-target evaluations (see validation-budget.ts):
+ * a fixed base plus this much per value the walk visits. An ordinary recursive schema spends about
+ * one unit per value, plus one per anyOf/oneOf check level above it.
+ */
+export const VALIDATION_BUDGET_BASE = 100_000;
+export const VALIDATION_BUDGET_PER_VALUE = 32;
+
 /** Characters of a value quoted in an error sentence. */
 export const MAX_QUOTED_VALUE = 60;

@@ -123,13 +123,16 @@ export class SchemaModel implements FacetContext {
 
   /** The record for member `name` of an object under `e`; null when nothing declares it. */
   member(e: Effective, name: string): Effective | null {
-    const declared = e.properties?.get(name);
     if (e.patterns === null) {
-      if (declared === undefined) return null;
+      // Only declared names are memoised: the value chooses the names, the schema bounds the memo.
       let child = e.propertyMemo.get(name);
-      if (child === undefined) e.propertyMemo.set(name, (child = this.ofNodes(declared)));
+      if (child !== undefined) return child;
+      const nodes = e.properties?.get(name);
+      if (nodes === undefined) return null;
+      e.propertyMemo.set(name, (child = this.ofNodes(nodes)));
       return child;
     }
+    const declared = e.properties?.get(name);
     const nodes: SchemaNode[] = declared === undefined ? [] : declared.slice();
     for (const { re, node } of e.patterns) if (re.test(name)) nodes.push(node);
     return nodes.length === 0 ? null : this.ofNodes(nodes);

@@ -1,11 +1,17 @@
 // Builders for the schema pass's RepairDetail entries (one per changed value) and its warning.
 import { makeWarning } from '../error-codes.js';
 import { REPAIR_KINDS } from '../repair-kinds.js';
-import type { RepairDetail, Warning } from '../types.js';
+import type { RepairDetail, RepairError, Warning } from '../types.js';
 
 export interface RepairSink {
   repairs: RepairDetail[];
   warnings: Warning[];
+  /** Failures the walk is sure of (wrong type that could not be coerced, missing required member). */
+  failures: RepairError[];
+}
+
+export function newSink(): RepairSink {
+  return { repairs: [], warnings: [], failures: [] };
 }
 
 type SchemaRepairType = 'type_coercion' | 'removed_extra_field' | 'injected_required_field' | 'enum_coercion';

@@ -46,6 +46,21 @@ export class SchemaIndex {
     }
   }
 
+  /** Every schema object some $ref resolves to (resolving may index nodes outside the usual keywords). */
+  refTargets(): Set<SchemaObject> {
+    const targets = new Set<SchemaObject>();
+    let seen = 0;
+    while (seen < this.pointers.size) {
+      const nodes = [...this.pointers.keys()].slice(seen);
+      seen += nodes.length;
+      for (const node of nodes) {
+        const target = this.refTarget(node);
+        if (isSchemaObject(target)) targets.add(target);
+      }
+    }
+    return targets;
+  }
+
   pointerOf(node: SchemaObject): string | undefined {
     return this.pointers.get(node);
   }

@@ -4,15 +4,16 @@
 // 2. Several branches allow its type: the one that accepts it as it is; if several do, there is
 //    nothing to decide (every member any branch declares is kept); if none does, go to 3 with them.
 // 3. No branch allows its type (or none of several accepted it): repair a copy under each branch
-//    and adopt the result if exactly one branch accepts its repaired copy (or all that do produce
-//    the same value). Otherwise leave the value alone and let validation report it: coercing
-//    towards one of several possible shapes would be a guess.
+//    and adopt the accepted copy that needed the fewest changes ("7" -> 7 beats "7" -> [7]). A tie
+//    between different results, or no accepted copy, leaves the value alone for validation to
+//    report: coercing towards one of several equally likely shapes would be a guess.
 // Validation-based choices nest at most MAX_UNION_CHECK_DEPTH deep on a path (so their cost stays
 // linear in the value) and trials at most MAX_UNION_TRIAL_DEPTH deep within a shared budget.
 import { stableValueText } from './canonical.js';
 import type { Effective } from './effective.js';
 import { MAX_UNION_CHECK_DEPTH, MAX_UNION_TRIAL_DEPTH } from './limits.js';
-import type { RepairSink } from './repair-detail.js';
+import { newSink, type RepairSink } from './repair-detail.js';
+import type { SchemaNode } from './schema-index.js';
 import { typeBitOf } from './type-mask.js';
 import { cloneJson } from './value-utils.js';
 import type { WalkEnv } from './walk-env.js';
@@ -36,7 +37,7 @@ export function resolveUnion(
     compatible++;
     if (first < 0) first = i;
   }
-  if (compatible === 1) return model.withBranch(e, 0, branches[first]!);
+  if (compatible === 1) return merge(env, e, branches[first]!);
   if (checkDepth >= MAX_UNION_CHECK_DEPTH) return model.withoutUnion(e, 0);
   env.checked = true;
 
@@ -48,15 +49,17 @@ export function resolveUnion(
       fits++;
       if (fitting < 0) fitting = i;
     }
-    if (fits === 1) return model.withBranch(e, 0, branches[fitting]!);
+    if (fits === 1) return merge(env, e, branches[fitting]!);
     if (fits > 1) return model.withoutUnion(e, 0);
   }
   if (env.trialDepth >= MAX_UNION_TRIAL_DEPTH || env.budget <= 0) return model.withoutUnion(e, 0);
 
+  // The branch whose repaired copy needed the fewest changes wins; a tie between different results is ambiguous.
   let chosen: { value: unknown; sink: RepairSink } | null = null;
   let chosenText: string | null = null;
+  let tied = false;
   for (let i = 0; i < branches.length; i++) {
-    const trialSink: RepairSink = { repairs: [], warnings: [] };
+    const trialSink = newSink();
     env.trialDepth++;
     const repaired = walk(env, cloneJson(value), model.withBranch(e, 0, branches[i]!), pointer, trialSink, true, checkDepth + 1);
     env.trialDepth--;
@@ -65,16 +68,25 @@ export function resolveUnion(
       return model.withoutUnion(e, 0);
     }
     if (!env.validatorAt(group.pointers[i]!)(repaired)) continue;
-    if (chosen === null) {
+    const changes = trialSink.repairs.length;
+    if (chosen === null || changes < chosen.sink.repairs.length) {
       chosen = { value: repaired, sink: trialSink };
-      continue;
+      chosenText = null;
+      tied = false;
+    } else if (changes === chosen.sink.repairs.length && !tied) {
+      chosenText ??= stableValueText(chosen.value);
+      tied = stableValueText(repaired) !== chosenText;
     }
-    chosenText ??= stableValueText(chosen.value);
-    if (stableValueText(repaired) !== chosenText) return model.withoutUnion(e, 0);
   }
+  if (tied) return model.withoutUnion(e, 0);
   if (chosen === null) return model.withoutUnion(e, 0);
   for (const repair of chosen.sink.repairs) sink.repairs.push(repair);
   for (const warning of chosen.sink.warnings) sink.warnings.push(warning);
   env.adopted = chosen.value;
   return null;
+}
+
+function merge(env: WalkEnv, e: Effective, branch: SchemaNode): Effective {
+  env.merged = true;
+  return env.model.withBranch(e, 0, branch);
 }

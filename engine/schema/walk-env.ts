@@ -14,6 +14,8 @@ export class WalkEnv {
   adopted: unknown = undefined;
   /** Set by a union resolution that validated the value (its members count one level deeper). */
   checked = false;
+  /** Set by a union resolution that merged a branch in (what applies below is no longer certain). */
+  merged = false;
 
   constructor(
     readonly model: SchemaModel,

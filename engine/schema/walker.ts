@@ -1,16 +1,20 @@
 // Walks a value against its schema and repairs it in place: type coercion, enum coercion, removal
-// of undeclared members, injection of required members, anyOf/oneOf branch choice. An explicit
+// of undeclared members, injection of required members, anyOf/oneOf branch choice. Where the
+// schema that applies is certain (no anyOf/oneOf branch was guessed on the way), it also notes the
+// type and required-member failures it could not repair, so every one of them can be reported. An explicit
 // stack (not recursion) carries the walk, so a deeply nested value cannot overflow the JS stack;
 // the walk goes exactly as deep as the value does, whatever cycles the schema's $refs contain.
 import { coerce, NOT_COERCIBLE } from './coerce.js';
 import type { Effective } from './effective.js';
 import { childPointer } from './json-pointer.js';
-import { TRIAL_BUDGET_PER_VALUE } from './limits.js';
+import { typeFailure } from './explain-error.js';
+import { TRIAL_BUDGET_PER_VALUE, VALIDATION_BUDGET_PER_VALUE } from './limits.js';
 import { changed, removed, type RepairSink } from './repair-detail.js';
 import { injectRequired } from './required-fields.js';
 import { KEEP, REMOVE_FORBIDDEN, undeclaredMemberFate, WALK_ADDITIONAL } from './strict-fields.js';
 import { typeBitOf } from './type-mask.js';
 import { resolveUnion } from './unions.js';
+import { grantValidationBudget } from './validation-budget.js';
 import { cloneJson, isPlainObjectValue, setMember } from './value-utils.js';
 import type { WalkEnv } from './walk-env.js';
 
@@ -29,8 +33,9 @@ export function walk(
   const pointers: string[] = [rootPointer];
   const parents: (object | null)[] = [null];
   const keys: (string | number)[] = [''];
-  /** Union choices made by validation above each frame (see unions.ts). */
-  const checkDepths: number[] = [rootCheckDepth];
+  // Per frame: union choices made by validation above it (see unions.ts) * 2, plus 1 while no
+  // anyOf/oneOf branch was merged in on the way down, i.e. while every schema applied is certain.
+  const depthsAndCertainty: number[] = [rootCheckDepth * 2 + (trial ? 0 : 1)];
   const pending: (Effective | null)[] = [];
 
   while (values.length > 0) {
@@ -39,18 +44,23 @@ export function walk(
     const pointer = pointers.pop()!;
     const parent = parents.pop()!;
     const key = keys.pop()!;
-    let checkDepth = checkDepths.pop()!;
+    const frameFlags = depthsAndCertainty.pop()!;
+    let checkDepth = frameFlags >> 1;
+    let certain = (frameFlags & 1) === 1;
     if (trial) {
       if (--env.budget < 0) { env.aborted = true; return result; }
     } else {
       env.budget += TRIAL_BUDGET_PER_VALUE;
+      grantValidationBudget(VALIDATION_BUDGET_PER_VALUE);
     }
     const original = value;
 
     while (e !== null && e.unions !== null) {
       env.checked = false;
+      env.merged = false;
       e = resolveUnion(env, value, e, pointer, checkDepth, sink, walk);
       if (env.checked) checkDepth++;
+      if (env.merged) certain = false;
       if (e === null) value = env.adopted; // a branch's trial already walked the whole subtree
     }
 
@@ -74,6 +84,7 @@ export function walk(
           value = member;
         }
       }
+      if (certain && (typeBitOf(value) & e.types) === 0) sink.failures.push(typeFailure(pointer, e.types, value));
     }
 
     if (value !== original) {
@@ -88,8 +99,10 @@ export function walk(
       for (let i = value.length - 1; i >= 0; i--) {
         const child = model.element(e, i);
         if (child === null || child.any) continue;
-        values.push(value[i]); schemas.push(child); pointers.push(pointer + '/' + i); parents.push(value); keys.push(i);
-        checkDepths.push(checkDepth);
+        const item: unknown = value[i];
+        if (child.scalarPassThrough && (item === null || typeof item !== 'object') && (typeBitOf(item) & child.types) !== 0) continue;
+        values.push(item); schemas.push(child); pointers.push(pointer + '/' + i); parents.push(value); keys.push(i);
+        depthsAndCertainty.push(checkDepth * 2 + (certain ? 1 : 0));
       }
       continue;
     }
@@ -111,14 +124,16 @@ export function walk(
       }
       pending[i] = child;
     }
-    if (e.required !== null) injectRequired(model, e, target, pointer, sink);
+    if (e.required !== null) injectRequired(model, e, target, pointer, sink, certain);
     // Pushed last-to-first so members are visited (and repairs listed) in document order.
     for (let i = names.length - 1; i >= 0; i--) {
       const child = pending[i]!;
       if (child === null || child.any) continue;
       const name = names[i]!;
-      values.push(target[name]); schemas.push(child); pointers.push(childPointer(pointer, name)); parents.push(target); keys.push(name);
-      checkDepths.push(checkDepth);
+      const member = target[name];
+      if (child.scalarPassThrough && (member === null || typeof member !== 'object') && (typeBitOf(member) & child.types) !== 0) continue;
+      values.push(member); schemas.push(child); pointers.push(childPointer(pointer, name)); parents.push(target); keys.push(name);
+      depthsAndCertainty.push(checkDepth * 2 + (certain ? 1 : 0));
     }
   }
   return result;

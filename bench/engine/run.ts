@@ -1,0 +1,164 @@
+// `npm run bench:engine`: our repair against JSON.parse and jsonrepair, side by side in one process,
+// on generated inputs (bench/engine/inputs.ts), checked against the targets of issue 2.
+// Before anything is timed, each input's repair is checked against the value it must produce: the
+// speed of a wrong answer is not a figure.
+import { jsonrepair } from 'jsonrepair';
+import { repair } from '../../engine/index.js';
+import { formatBytes, formatDuration, formatNumber } from '../lib/format.js';
+import { firstDifference } from '../lib/json-equal.js';
+import { printTable } from '../lib/table.js';
+import { measureInterleaved, megabytesPerSecond, type MeasureOptions } from '../lib/timing.js';
+import { generateDocument, llmReply, malformDocument } from './inputs.js';
+
+interface Result {
+  input: string;
+  implementation: string;
+  bytes: number;
+  nsPerOp: number;
+  mbPerSecond: number;
+  samples: number;
+}
+
+interface Target {
+  name: string;
+  measured: number;
+  required: string;
+  pass: boolean;
+  note: string;
+}
+
+// jsonrepair takes seconds on the malformed megabyte (quadratic comma repairs): one warm-up call and
+// as many runs as fit in its budget.
+const SLOW_PEER: MeasureOptions = { warmupMs: 0, runs: 3, minRunMs: 0, budgetMs: 14_000 };
+const FAST: MeasureOptions = { warmupMs: 300, runs: 7, minRunMs: 150, budgetMs: 5_000 };
+
+const results: Result[] = [];
+
+interface Contender {
+  input: string;
+  implementation: string;
+  text: string;
+  fn: () => unknown;
+}
+
+/** Times the contenders in alternating runs, since their ratio is what a target judges. */
+function time(contenders: readonly Contender[], options = FAST): Result[] {
+  const measurements = measureInterleaved(contenders.map((c) => c.fn), options);
+  return contenders.map(({ input, implementation, text }, i) => {
+    const { nsPerOp, samples } = measurements[i]!;
+    const bytes = Buffer.byteLength(text);
+    const result = { input, implementation, bytes, nsPerOp, mbPerSecond: megabytesPerSecond(bytes, nsPerOp), samples: samples.length };
+    results.push(result);
+    return result;
+  });
+}
+
+/** Why our repair of `text` is not `expected`, or null when it is. */
+function wrongRepair(text: string, expected: unknown, mustBeUntouched = false): string | null {
+  let response;
+  try {
+    response = repair(text);
+  } catch (error) {
+    return `repair threw: ${String(error)}`;
+  }
+  if (!response.success) return `repair failed: ${response.metadata.errors.map((e) => e.code).join(', ')}`;
+  const at = firstDifference(response.repaired, expected);
+  if (at !== null) return `wrong value at "${at}"`;
+  if (mustBeUntouched && response.metadata.was_repaired) return 'valid input reported as repaired';
+  return null;
+}
+
+/** Why jsonrepair's output for `text` does not parse to `expected`, or null (shown for information). */
+function wrongPeer(text: string, expected: unknown): string | null {
+  try {
+    const at = firstDifference(JSON.parse(jsonrepair(text)), expected);
+    return at === null ? null : `differs at "${at}"`;
+  } catch (error) {
+    return `throws: ${(error as Error).message}`;
+  }
+}
+
+function target(name: string, measured: number, required: string, pass: boolean, wrong: string | null): Target {
+  const note = wrong === null ? '' : `our repair is wrong here (${wrong})`;
+  return { name, measured, required, pass: pass && wrong === null, note };
+}
+
+function main(): void {
+  const startedAt = Date.now();
+  const value = generateDocument(1_000_000);
+  const valid = JSON.stringify(value, null, 2);
+  const malformed = malformDocument(value);
+  const reply = llmReply();
+  const valueX8 = generateDocument(8_000_000);
+  const malformedX8 = malformDocument(valueX8);
+
+  // Correctness first: each check also covers the input's scaled or truncated sibling.
+  const wrong = {
+    valid: wrongRepair(valid, JSON.parse(valid), true),
+    malformed: wrongRepair(malformed.text, malformed.expected) ?? wrongRepair(malformed.complete.text, malformed.complete.expected),
+    reply: wrongRepair(reply.text, reply.expected),
+    scaled: wrongRepair(malformedX8.text, malformedX8.expected),
+  };
+  const peer = {
+    malformed: wrongPeer(malformed.text, malformed.expected),
+    reply: wrongPeer(reply.fromFence, reply.expected),
+  };
+
+  // The small reply first: after jsonrepair has spent seconds on the malformed megabyte, its time on a
+  // 1 KB reply was measured 10x slower than in a fresh process, which would flatter our ratio.
+  const [ourReply, peerReply] = time([
+    { input: 'LLM reply 1 KB', implementation: 'jsonmend repair', text: reply.text, fn: () => repair(reply.text) },
+    { input: 'LLM reply 1 KB', implementation: 'jsonrepair (from the fence)', text: reply.fromFence, fn: () => jsonrepair(reply.fromFence) },
+  ]);
+  const [parse, ourValid] = time([
+    { input: 'valid 1 MB', implementation: 'JSON.parse', text: valid, fn: () => JSON.parse(valid) },
+    { input: 'valid 1 MB', implementation: 'jsonmend repair', text: valid, fn: () => repair(valid) },
+  ]);
+  time([{ input: 'valid 1 MB', implementation: 'jsonrepair', text: valid, fn: () => jsonrepair(valid) }], { ...FAST, runs: 5 });
+  const [ourMalformed, ourX8] = time([
+    { input: 'malformed 1 MB', implementation: 'jsonmend repair', text: malformed.text, fn: () => repair(malformed.text) },
+    { input: 'malformed 8 MB', implementation: 'jsonmend repair', text: malformedX8.text, fn: () => repair(malformedX8.text) },
+  ], { ...FAST, budgetMs: 12_000 });
+  const [peerMalformed] = time([
+    { input: 'malformed 1 MB', implementation: 'jsonrepair', text: malformed.text, fn: () => jsonrepair(malformed.text) },
+  ], SLOW_PEER);
+
+  printTable(
+    ['input', 'implementation', 'size', 'time/op', 'MB/s', 'runs'],
+    results.map((r) => [r.input, r.implementation, formatBytes(r.bytes), formatDuration(r.nsPerOp), formatNumber(r.mbPerSecond), r.samples]),
+  );
+
+  // The 8x input is 8x the document, not exactly 8x the bytes: compare time per byte.
+  const scaling = (ourX8.nsPerOp / ourMalformed.nsPerOp) * (ourMalformed.bytes / ourX8.bytes) * 8;
+  const targets: Target[] = [
+    target('valid 1 MB vs JSON.parse', ourValid.mbPerSecond / parse.mbPerSecond, '>= 0.8x', ourValid.mbPerSecond >= 0.8 * parse.mbPerSecond, wrong.valid),
+    target('malformed 1 MB throughput (MB/s)', ourMalformed.mbPerSecond, '>= 100', ourMalformed.mbPerSecond >= 100, wrong.malformed),
+    target('malformed 1 MB vs jsonrepair', peerMalformed.nsPerOp / ourMalformed.nsPerOp, '>= 50x', peerMalformed.nsPerOp >= 50 * ourMalformed.nsPerOp, wrong.malformed),
+    target('1 KB reply vs jsonrepair', peerReply.nsPerOp / ourReply.nsPerOp, '>= 10x', peerReply.nsPerOp >= 10 * ourReply.nsPerOp, wrong.reply),
+    target('8x malformed input: time ratio', scaling, '<= 8.0', scaling <= 8.0, wrong.scaled),
+  ];
+  process.stdout.write('\n');
+  printTable(
+    ['target', 'measured', 'required', 'result'],
+    targets.map((t) => [t.name, formatNumber(t.measured), t.required, t.pass ? 'pass' : `FAIL ${t.note}`]),
+  );
+  for (const [input, why] of Object.entries(peer)) {
+    if (why !== null) process.stdout.write(`note: jsonrepair on the ${input} input ${why}\n`);
+  }
+
+  const pass = targets.every((t) => t.pass);
+  const summary = {
+    bench: 'engine',
+    node: process.version,
+    date: new Date(startedAt).toISOString(),
+    seconds: Math.round((Date.now() - startedAt) / 100) / 10,
+    results: results.map((r) => ({ input: r.input, implementation: r.implementation, bytes: r.bytes, ns_per_op: Math.round(r.nsPerOp), mb_per_s: Number(r.mbPerSecond.toFixed(2)), runs: r.samples })),
+    targets: targets.map((t) => ({ name: t.name, measured: Number(t.measured.toFixed(3)), required: t.required, pass: t.pass, ...(t.note ? { note: t.note } : {}) })),
+    peer_correct: { malformed: peer.malformed ?? 'ok', reply: peer.reply ?? 'ok' },
+    pass,
+  };
+  process.stdout.write(`\n${JSON.stringify(summary)}\n`);
+  if (!pass) process.exitCode = 1;
+}
+
+main();

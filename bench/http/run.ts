@@ -1,0 +1,41 @@
+// `npm run bench:http`: a ~1 KB malformed LLM reply POSTed to /v1/repair at 50 connections, against
+// our server (WORKERS=1 and 2) and, in the same run, a bare uWS echo server given the same body.
+// Targets: p99 under 5 ms and at least 60% of the echo server's req/s.
+// Options: --seconds N (default 10), --connections N (default 50).
+import { parseArgs } from 'node:util';
+import { printTable } from '../lib/table.js';
+import { ECHO_MAIN, load, SERVER_MAIN, startProcess, type LoadResult } from './harness.js';
+import { REPAIR_BODY } from './payload.js';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } } });
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const KEY = 'bench-http-key-unlimited';
+
+async function measure(main: string, env: Record<string, string>, path: string, headers: Record<string, string>): Promise<LoadResult> {
+  const target = await startProcess(main, env);
+  try {
+    if (main === SERVER_MAIN) {
+      const check = await fetch(target.url + path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: REPAIR_BODY });
+      const answer = (await check.json()) as { success: boolean; metadata: { repairs_applied: { type: string }[]; errors: { code: string }[] } };
+      const what = answer.success ? answer.metadata.repairs_applied.map((r) => r.type).join(', ') : answer.metadata.errors.map((e) => e.code).join(', ');
+      process.stdout.write(`sanity: success=${answer.success} (${what})\n`);
+    }
+    return await load(target, path, REPAIR_BODY, headers, connections, seconds);
+  } finally {
+    await target.stop();
+  }
+}
+
+process.stdout.write(`body ${Buffer.byteLength(REPAIR_BODY)} bytes, ${connections} connections, ${seconds} s per run (+2 s warm-up)\n`);
+const echo = await measure(ECHO_MAIN, {}, '/echo', {});
+const rows: (string | number)[][] = [];
+const row = (name: string, r: LoadResult): void => {
+  rows.push([name, Math.round(r.requestsPerSecond), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2), `${Math.round((r.requestsPerSecond / echo.requestsPerSecond) * 100)}%`, r.serverCores.toFixed(2), r.errors]);
+};
+row('uWS echo', echo);
+for (const workers of ['1', '2']) {
+  const ours = await measure(SERVER_MAIN, { WORKERS: workers, API_KEYS: `${KEY}:unlimited` }, '/v1/repair', { authorization: `Bearer ${KEY}` });
+  row(`jsonmend WORKERS=${workers}`, ours);
+}
+printTable(['server', 'req/s', 'p50 ms', 'p99 ms', 'vs echo', 'server cores', 'errors'], rows);

@@ -1,0 +1,78 @@
+// Timing for micro-benchmarks: warm up, size each run so the clock's resolution and loop overhead
+// vanish, then take the median of several runs (the median ignores the odd GC pause or a neighbour
+// stealing the CPU on a shared machine; the mean would not).
+
+export interface MeasureOptions {
+  /** Time spent running the function before measuring, so V8 has optimised it. */
+  warmupMs?: number;
+  /** Number of timed runs; the result is their median. */
+  runs?: number;
+  /** Each run repeats the function until it lasts at least this long. */
+  minRunMs?: number;
+  /** Upper bound on the whole measurement (warm-up included); fewer runs are taken when slow. */
+  budgetMs?: number;
+}
+
+export interface Measurement {
+  /** Median time of one call, in nanoseconds. */
+  nsPerOp: number;
+  /** Time of one call in each run, in nanoseconds, in the order measured. */
+  samples: number[];
+  /** Calls per run. */
+  opsPerRun: number;
+}
+
+const DEFAULTS: Required<MeasureOptions> = { warmupMs: 200, runs: 7, minRunMs: 100, budgetMs: 10_000 };
+
+// Results go here so V8 cannot drop a call whose value is never used.
+export let sink: unknown;
+
+function nowNs(): number {
+  return Number(process.hrtime.bigint());
+}
+
+function timeOps(fn: () => unknown, ops: number): number {
+  const start = nowNs();
+  for (let i = 0; i < ops; i++) sink = fn();
+  return nowNs() - start;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = values.slice().sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function measure(fn: () => unknown, options: MeasureOptions = {}): Measurement {
+  return measureInterleaved([fn], options)[0]!;
+}
+
+/**
+ * Measures several functions in alternating runs (A B A B ...), so that a ratio between them is not
+ * skewed by which one ran while the garbage collector was cleaning up after the other.
+ */
+export function measureInterleaved(fns: readonly (() => unknown)[], options: MeasureOptions = {}): Measurement[] {
+  const { warmupMs, runs, minRunMs, budgetMs } = { ...DEFAULTS, ...options };
+  const started = nowNs();
+  // Warm-up doubles as calibration: the last warm-up call tells how long one call takes.
+  const opsPerRun = fns.map((fn) => {
+    const warmStart = nowNs();
+    let single = timeOps(fn, 1);
+    while (nowNs() - warmStart < warmupMs * 1e6) single = timeOps(fn, 1);
+    return { ops: Math.max(1, Math.ceil((minRunMs * 1e6) / Math.max(single, 1))), single };
+  });
+  const roundNs = opsPerRun.reduce((sum, { ops, single }) => sum + ops * single, 0);
+  const remainingNs = budgetMs * 1e6 - (nowNs() - started);
+  const runCount = Math.max(1, Math.min(runs, Math.floor(remainingNs / Math.max(roundNs, 1))));
+  const samples: number[][] = fns.map(() => []);
+  for (let r = 0; r < runCount; r++) {
+    fns.forEach((fn, i) => samples[i]!.push(timeOps(fn, opsPerRun[i]!.ops) / opsPerRun[i]!.ops));
+  }
+  return samples.map((s, i) => ({ nsPerOp: median(s), samples: s, opsPerRun: opsPerRun[i]!.ops }));
+}
+
+/** Megabytes (10^6 bytes) per second for `bytes` processed in `ns` nanoseconds. */
+export function megabytesPerSecond(bytes: number, ns: number): number {
+  return bytes / 1e6 / (ns / 1e9);
+}

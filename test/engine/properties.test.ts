@@ -1,0 +1,226 @@
+// Property tests of the engine's contract (issue 2, item 9), with a fixed seed so a failure reproduces.
+// Every generated input goes through checkContract(): repair never throws; a success is a plain JSON
+// value that survives JSON.stringify/JSON.parse and whose repair report is well formed; a failure is
+// the spec's failure shape; and repairing the serialized result again changes nothing.
+import fc from 'fast-check';
+import t from 'tap';
+import { MalformedEmitter, type MalformedStyle } from '../../bench/engine/emit-malformed.js';
+import { firstDifference, jsonEqual } from '../../bench/lib/json-equal.js';
+import { createRandom } from '../../bench/lib/random.js';
+import { REPAIR_KINDS, repair } from '../../engine/index.js';
+import type { Confidence, RepairResponse } from '../../engine/index.js';
+
+// FC_SEED explores other inputs; the default keeps every run identical.
+const SEED = Number(process.env.FC_SEED ?? 20240611);
+const RANK: Record<Confidence, number> = { high: 0, medium: 1, low: 2 };
+// JSON.stringify recurses: values nested deeper than this are checked without serializing them.
+const SERIALIZABLE_DEPTH = 1000;
+
+/** Depth of a plain JSON value, or a description of why it is not one. Iterative (deep inputs). */
+function jsonDepth(value: unknown): number | string {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return `non-finite number ${v}`;
+      continue;
+    }
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        if (!(i in v)) return 'array with a hole';
+        stack.push([v[i], depth + 1]);
+      }
+      continue;
+    }
+    if (typeof v !== 'object') return `not a JSON value: ${typeof v}`;
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return 'object with a foreign prototype';
+    for (const key of Object.keys(v)) stack.push([(v as Record<string, unknown>)[key], depth + 1]);
+  }
+  return deepest;
+}
+
+/** What is wrong with the response to `text`, or null. */
+function contractViolation(text: string, response: RepairResponse, checkIdempotence = true): string | null {
+  const m = response.metadata;
+  if (!response.success) {
+    if (response.repaired !== null) return 'failure with a non-null value';
+    if (m.errors.length === 0) return 'failure without errors';
+    if (m.confidence !== 'low' || m.was_repaired || m.output_valid_json) return 'failure metadata not low / unrepaired / invalid';
+    return null;
+  }
+  if (m.errors.length > 0) return 'success with errors';
+  if (!m.output_valid_json) return 'success with output_valid_json false';
+  const depth = jsonDepth(response.repaired);
+  if (typeof depth === 'string') return depth;
+  if (m.was_repaired !== m.repairs_applied.length > 0) return 'was_repaired disagrees with repairs_applied';
+  let worst: Confidence = m.warnings.length > 0 ? 'medium' : 'high';
+  for (const detail of m.syntax_repairs) {
+    const kind = (REPAIR_KINDS as Record<string, { confidence: Confidence }>)[detail.type];
+    if (kind === undefined) return `unknown repair type ${detail.type}`;
+    if (detail.confidence !== kind.confidence) return `${detail.type} reported with confidence ${detail.confidence}`;
+    if (detail.position !== undefined && !(Number.isInteger(detail.position) && detail.position >= 0 && detail.position <= text.length)) {
+      return `${detail.type} at position ${detail.position} outside the input (length ${text.length})`;
+    }
+    if (detail.count !== undefined && !(Number.isInteger(detail.count) && detail.count >= 1)) return `${detail.type} count ${detail.count}`;
+    if (RANK[detail.confidence] > RANK[worst]) worst = detail.confidence;
+  }
+  if (m.confidence !== worst) return `confidence ${m.confidence}, worst of its parts is ${worst}`;
+  if (depth > SERIALIZABLE_DEPTH) return null;
+  const serialized = JSON.stringify(response.repaired);
+  const at = firstDifference(JSON.parse(serialized), response.repaired);
+  if (at !== null) return `value changes when serialized, at "${at}"`;
+  if (!checkIdempotence) return null;
+  const again = repair(serialized);
+  if (!again.success || again.metadata.was_repaired || again.metadata.syntax_repairs.length > 0) {
+    return `repairing our own output ${serialized.slice(0, 80)} reports ${JSON.stringify(again.metadata.syntax_repairs.map((r) => r.type))}`;
+  }
+  if (!jsonEqual(again.repaired, response.repaired)) return 'repairing our own output changes the value';
+  return null;
+}
+
+function checkContract(text: string): void {
+  let response: RepairResponse;
+  try {
+    response = repair(text);
+  } catch (error) {
+    throw new Error(`repair threw ${String(error)} for ${JSON.stringify(text)}`);
+  }
+  const problem = contractViolation(text, response);
+  if (problem !== null) throw new Error(`${problem} for ${JSON.stringify(text)}`);
+}
+
+const params = (numRuns: number) => ({ seed: SEED, numRuns });
+
+// Any UTF-16 code unit, lone surrogates included.
+const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+const anyText = fc.string({ unit: codeUnit, maxLength: 60 });
+// The characters and words the scanner branches on, so random text reaches its repair paths.
+const TOKENS = ['{', '}', '[', ']', ',', ':', '"', "'", '`', '“', '”', '‘', '’', '\\', '\\u', '\\u12', '/', '//', '/*', '*/', '#',
+  '\n', ' ', '\t', '```', '```json', 'tru', 'true', 'True', 'None', 'null', 'NaN', '-Infinity', 'undefined', '...', '+',
+  '1', '-', '.', '.5', '5.', 'e', '1e', '0x1', 'a', 'key', 'Here\'s', 'callback(', ')', ';', '\u00a0', '\u2028', '\ud800', '😀'];
+const tokenSoup = fc.array(fc.constantFrom(...TOKENS), { maxLength: 40 }).map((parts) => parts.join(''));
+const validJson = fc.oneof(
+  fc.json({ maxDepth: 4 }),
+  fc.jsonValue({ maxDepth: 4, stringUnit: codeUnit }).map((v) => JSON.stringify(v, null, 2)),
+);
+const MUTATION_CHARS = [',', '"', "'", '[', ']', '{', '}', ':', '\\', '/', '*', '#', '\n', 'a', '1', '.', '-', '`', '“'];
+const mutation = fc.record({ at: fc.nat(), remove: fc.boolean(), insert: fc.constantFrom(...MUTATION_CHARS) });
+
+function mutate(text: string, edits: readonly { at: number; remove: boolean; insert: string }[]): string {
+  let out = text;
+  for (const { at, remove, insert } of edits) {
+    const i = out.length === 0 ? 0 : at % (out.length + 1);
+    out = remove ? out.slice(0, i) + out.slice(i + 1) : out.slice(0, i) + insert + out.slice(i);
+  }
+  return out;
+}
+
+t.test('any UTF-16 text (lone surrogates included) keeps the contract', async (t) => {
+  fc.assert(fc.property(anyText, (text) => checkContract(text)), params(400));
+  t.pass('400 generated strings');
+});
+
+t.test('text made of JSON-ish tokens keeps the contract', async (t) => {
+  fc.assert(fc.property(tokenSoup, (text) => checkContract(text)), params(1500));
+  t.pass('1500 generated token strings');
+});
+
+t.test('valid JSON comes back unchanged: same value, was_repaired false, high, no repairs', async (t) => {
+  fc.assert(
+    fc.property(validJson, (text) => {
+      const response = repair(text);
+      const m = response.metadata;
+      if (!response.success) throw new Error(`valid JSON failed: ${JSON.stringify(text)}`);
+      const at = firstDifference(response.repaired, JSON.parse(text));
+      if (at !== null) throw new Error(`value differs at "${at}" for ${JSON.stringify(text)}`);
+      if (m.was_repaired || m.confidence !== 'high' || m.syntax_repairs.length > 0 || m.warnings.length > 0) {
+        throw new Error(`valid JSON reported as repaired (${m.confidence}, ${JSON.stringify(m.syntax_repairs)}): ${JSON.stringify(text)}`);
+      }
+    }),
+    params(300),
+  );
+  t.pass('300 valid documents');
+});
+
+t.test('a valid document cut at every position keeps the contract', async (t) => {
+  let cuts = 0;
+  fc.assert(
+    fc.property(validJson, (text) => {
+      for (let i = 0; i <= text.length; i++, cuts++) checkContract(text.slice(0, i));
+    }),
+    params(60),
+  );
+  t.ok(cuts > 0, `${cuts} cuts`);
+});
+
+t.test('a valid document with characters inserted and deleted keeps the contract', async (t) => {
+  fc.assert(
+    fc.property(validJson, fc.array(mutation, { minLength: 1, maxLength: 6 }), (text, edits) => checkContract(mutate(text, edits))),
+    params(1000),
+  );
+  t.pass('1000 mutated documents');
+});
+
+// Spellings with exactly one reading (emit-malformed.ts): the repair must give back the value itself.
+const style: fc.Arbitrary<MalformedStyle> = fc.record({
+  bareKeys: fc.constantFrom(0, 0.5, 1),
+  singleQuotes: fc.constantFrom(0, 0.5, 1),
+  trailingCommas: fc.constantFrom(0, 0.5, 1),
+  lineComments: fc.constantFrom(0, 0.3),
+  blockComments: fc.constantFrom(0, 0.3),
+  missingCommas: fc.constantFrom(0, 0.3),
+  pythonLiterals: fc.boolean(),
+});
+
+t.test('a value spelled with unquoted keys, single quotes, comments, trailing/missing commas comes back', async (t) => {
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 4 }), style, fc.nat(), (value, spelling, seed) => {
+      const emitter = new MalformedEmitter(createRandom(seed), spelling);
+      emitter.value(value, '');
+      const text = emitter.text();
+      const response = repair(text);
+      if (!response.success) throw new Error(`failed on ${JSON.stringify(text)}`);
+      const at = firstDifference(response.repaired, value);
+      if (at !== null) throw new Error(`value differs at "${at}" for ${JSON.stringify(text)}: ${JSON.stringify(response.repaired)}`);
+      const problem = contractViolation(text, response);
+      if (problem !== null) throw new Error(`${problem} for ${JSON.stringify(text)}`);
+    }),
+    params(500),
+  );
+  t.pass('500 spellings');
+});
+
+t.test('keys named like Object.prototype members stay plain own members', async (t) => {
+  for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    for (const text of [`{${key}: 1, b: [2,],}`, `{'${key}': 1, "b": [2]`, `{"${key}": {"x": 1}} trailing`]) {
+      const response = repair(text);
+      t.ok(response.success, `${text} repaired`);
+      const value = response.repaired as Record<string, unknown>;
+      t.equal(Object.getPrototypeOf(value), Object.prototype, `${text}: prototype untouched`);
+      t.ok(Object.prototype.hasOwnProperty.call(value, key), `${text}: ${key} is an own member`);
+      t.equal(contractViolation(text, response), null, `${text}: contract`);
+    }
+  }
+});
+
+t.test('deeply nested and long input neither throws nor overflows', async (t) => {
+  const inputs: [string, string][] = [
+    ['1e6 x "["', '['.repeat(1_000_000)],
+    ['1e6 x "]"', ']'.repeat(1_000_000)],
+    ['2e5 x {"a":', '{"a":'.repeat(200_000)],
+    ['2e5 x [{"a":[', '[{"a":['.repeat(200_000)],
+    ['1e5 x {a:[', '{a:['.repeat(100_000)],
+    ['valid 1e5 deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
+  ];
+  for (const [name, text] of inputs) {
+    let response: RepairResponse | undefined;
+    t.doesNotThrow(() => {
+      response = repair(text);
+    }, name);
+    if (response !== undefined) t.equal(contractViolation(text, response, false), null, `${name}: contract`);
+  }
+});
