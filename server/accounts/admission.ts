@@ -1,0 +1,50 @@
+// The keyed admission decision, made after authentication and before the body is read: the tier's
+// per-minute limit, or the degraded rate once a degrading tier has used its monthly quota.
+import type { KeyRecord } from './key-record.js';
+import type { QuotaTracker } from './quota.js';
+import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
+import { TIERS } from './tiers.js';
+
+export interface Admission extends RateLimitDecision {
+  /** False for the unlimited tier: no X-RateLimit-* headers apply. */
+  limited: boolean;
+  /** Past the monthly quota on a degrading tier: add the QUOTA_EXCEEDED warning when served. */
+  quotaExceeded: boolean;
+}
+
+export function newAdmission(): Admission {
+  return {
+    allowed: true, limit: 0, remaining: 0, resetSeconds: 0, retryAfterSeconds: 0, limited: false, quotaExceeded: false,
+  };
+}
+
+export class KeyAdmission {
+  readonly #limiter: RateLimiter;
+  readonly #quota: QuotaTracker;
+
+  constructor(options: { limiter: RateLimiter; quota: QuotaTracker }) {
+    this.#limiter = options.limiter;
+    this.#quota = options.quota;
+  }
+
+  /** Fills and returns `out` (reuse one object per request slot; nothing is allocated here). */
+  admit(record: KeyRecord, out: Admission = newAdmission()): Admission {
+    const tier = TIERS[record.tier];
+    if (tier.perMinute === null) {
+      out.allowed = true;
+      out.limited = false;
+      out.quotaExceeded = false;
+      out.limit = 0;
+      out.remaining = 0;
+      out.resetSeconds = 0;
+      out.retryAfterSeconds = 0;
+      return out;
+    }
+    const degraded = tier.overage === 'degraded' && this.#quota.isExceeded(record.id, tier);
+    const limit = degraded && tier.degradedPerMinute !== null ? tier.degradedPerMinute : tier.perMinute;
+    this.#limiter.check(record.id, limit, out);
+    out.limited = true;
+    out.quotaExceeded = degraded;
+    return out;
+  }
+}

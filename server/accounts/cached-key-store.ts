@@ -1,0 +1,135 @@
+// The key store the request path authenticates with: an in-memory map from SHA-256 to record,
+// refreshed from storage in the background. A probe of the keys_version counter every
+// `refreshIntervalMs` (500 ms) notices keys created or revoked by the CLI in another process, so
+// they take effect within a second; lookups never wait for storage.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { hashApiKey, MAX_KEY_LENGTH, displayPrefix, newKeyId, type SeedKey } from './api-key.js';
+import type { Clock } from './clock.js';
+import type { KeyRecord, KeyStore } from './key-record.js';
+import type { AccountsStorage, LastUsed, SeedOutcome, StoredKey } from './storage.js';
+
+interface Entry {
+  readonly record: KeyRecord;
+  readonly hash: Buffer;
+  lastUsedAt: number;
+  dirty: boolean;
+}
+
+export interface CachedKeyStoreOptions {
+  storage: AccountsStorage;
+  clock: Clock;
+  refreshIntervalMs?: number;
+  /** Background failures (a locked or broken database); the cache keeps serving what it has. */
+  onError?: (error: unknown) => void;
+}
+
+export class CachedKeyStore implements KeyStore {
+  readonly refreshIntervalMs: number;
+  readonly #storage: AccountsStorage;
+  readonly #clock: Clock;
+  readonly #onError: (error: unknown) => void;
+  #byHash = new Map<string, Entry>();
+  #version = -1;
+  #dirty: Entry[] = [];
+  #busy = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: CachedKeyStoreOptions) {
+    this.#storage = options.storage;
+    this.#clock = options.clock;
+    this.refreshIntervalMs = options.refreshIntervalMs ?? 500;
+    this.#onError = options.onError ?? (() => {});
+  }
+
+  get size(): number { return this.#byHash.size; }
+
+  lookup(key: string): KeyRecord | undefined {
+    if (key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
+    const digest = createHash('sha256').update(key, 'utf8').digest();
+    const entry = this.#byHash.get(digest.toString('hex'));
+    // The map finds the candidate; the final comparison is constant-time on the full hash.
+    if (entry === undefined || !timingSafeEqual(entry.hash, digest)) return undefined;
+    entry.lastUsedAt = this.#clock.now();
+    if (!entry.dirty) {
+      entry.dirty = true;
+      this.#dirty.push(entry);
+    }
+    return entry.record;
+  }
+
+  /** Reloads the map if keys changed since the last load. Returns whether it reloaded. */
+  async refresh(force = false): Promise<boolean> {
+    const version = await this.#storage.keysVersion();
+    if (!force && version === this.#version) return false;
+    const keys = await this.#storage.loadAllActiveKeys();
+    const next = new Map<string, Entry>();
+    for (const k of keys) next.set(k.hash, toEntry(k));
+    this.#byHash = next; // swapped whole: a lookup sees the old map or the new one, never half
+    this.#version = version;
+    return true;
+  }
+
+  /** Writes the last-used times gathered since the previous flush, in one batch. */
+  async flushLastUsed(): Promise<void> {
+    if (this.#dirty.length === 0) return;
+    const entries = this.#dirty;
+    this.#dirty = [];
+    const batch: LastUsed[] = entries.map((e) => {
+      e.dirty = false;
+      return { keyId: e.record.id, at: e.lastUsedAt };
+    });
+    try {
+      await this.#storage.touchLastUsed(batch);
+    } catch (error) {
+      for (const e of entries) {
+        if (!e.dirty) { e.dirty = true; this.#dirty.push(e); }
+      }
+      throw error;
+    }
+  }
+
+  /** API_KEYS seeding: insert-or-update by hash, then load. Revoked keys stay revoked. */
+  async seed(seeds: readonly SeedKey[]): Promise<Array<{ prefix: string; outcome: SeedOutcome }>> {
+    const outcomes: Array<{ prefix: string; outcome: SeedOutcome }> = [];
+    for (const { key, tier } of seeds) {
+      const prefix = displayPrefix(key);
+      const outcome = await this.#storage.seedKey({
+        id: newKeyId(), hash: hashApiKey(key), prefix, name: 'API_KEYS', tier, createdAt: this.#clock.now(),
+      });
+      outcomes.push({ prefix, outcome });
+    }
+    await this.refresh(true);
+    return outcomes;
+  }
+
+  /** Starts the background refresh + last-used flush (an unref'd timer: it never keeps the process up). */
+  start(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setInterval(() => void this.#tick(), this.refreshIntervalMs);
+    this.#timer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.flushLastUsed();
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#busy) return;
+    this.#busy = true;
+    try {
+      await this.refresh();
+      await this.flushLastUsed();
+    } catch (error) {
+      this.#onError(error);
+    } finally {
+      this.#busy = false;
+    }
+  }
+}
+
+function toEntry(k: StoredKey): Entry {
+  const record: KeyRecord = Object.freeze({ id: k.id, tier: k.tier, prefix: k.prefix });
+  return { record, hash: Buffer.from(k.hash, 'hex'), lastUsedAt: k.lastUsedAt ?? 0, dirty: false };
+}

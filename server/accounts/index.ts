@@ -1,0 +1,119 @@
+// The accounts layer assembled: storage, the cached key store, keyed admission (rate limit +
+// quota), the demo limiter, the metadata log and its retention job, with their background timers.
+// The server builds one at start-up, serves requests from its in-memory parts, and closes it on
+// shutdown (which flushes counters and metadata).
+import { CachedKeyStore } from './cached-key-store.js';
+import { systemClock, type Clock } from './clock.js';
+import { DemoLimiter } from './demo-limiter.js';
+import { KeyAdmission } from './admission.js';
+import { MetadataLog } from './metadata-log.js';
+import { QuotaTracker } from './quota.js';
+import { RateLimiter } from './rate-limiter.js';
+import { RetentionJob } from './retention.js';
+import { SqliteStorage } from './sqlite-storage.js';
+import { ThreadedMetadataWriter, type MetadataSink } from './metadata-writer.js';
+import type { SeedKey } from './api-key.js';
+import type { AccountsStorage, SeedOutcome } from './storage.js';
+
+export interface AccountsOptions {
+  dataDir: string;
+  apiKeys?: readonly SeedKey[];
+  demoLimitPerHour?: number;
+  clock?: Clock;
+  /** Another AccountsStorage (tests, or a future PostgreSQL one); default SQLite in dataDir. */
+  storage?: AccountsStorage;
+  /** Background failures (a locked database, a full disk); the request path carries on. */
+  onError?: (error: unknown) => void;
+  keyRefreshMs?: number;
+  flushIntervalMs?: number;
+  /**
+   * Write metadata rows and run retention deletes on a worker thread with its own connection
+   * (default true with the built-in SQLite storage; ignored with a custom `storage`).
+   */
+  metadataThread?: boolean;
+}
+
+export class Accounts {
+  readonly storage: AccountsStorage;
+  readonly keys: CachedKeyStore;
+  readonly limiter: RateLimiter;
+  readonly quota: QuotaTracker;
+  readonly admission: KeyAdmission;
+  readonly demo: DemoLimiter;
+  readonly metadata: MetadataLog;
+  readonly retention: RetentionJob;
+  /** Where metadata rows go: the writer thread, or `storage` itself. */
+  readonly metadataSink: MetadataSink;
+  /** What API_KEYS seeding did, for a start-up log line (prefixes only). */
+  seeded: Array<{ prefix: string; outcome: SeedOutcome }> = [];
+  #sweepTimer: NodeJS.Timeout | undefined;
+
+  private constructor(options: AccountsOptions) {
+    const clock = options.clock ?? systemClock;
+    const onError = options.onError ?? ((error: unknown) => console.error('accounts:', error));
+    const storage = options.storage ?? new SqliteStorage({ dataDir: options.dataDir });
+    this.storage = storage;
+    this.keys = new CachedKeyStore({ storage, clock, refreshIntervalMs: options.keyRefreshMs ?? 500, onError });
+    this.limiter = new RateLimiter({ clock });
+    this.quota = new QuotaTracker({ storage, clock, flushIntervalMs: options.flushIntervalMs ?? 1_000, onError });
+    this.admission = new KeyAdmission({ limiter: this.limiter, quota: this.quota });
+    this.demo = new DemoLimiter({ clock, limitPerHour: options.demoLimitPerHour ?? 10 });
+    const threaded = options.storage === undefined && options.metadataThread !== false;
+    this.metadataSink = threaded ? new ThreadedMetadataWriter({ dataDir: options.dataDir }) : storage;
+    const sink = this.metadataSink;
+    this.metadata = new MetadataLog({ storage: sink, clock, flushIntervalMs: options.flushIntervalMs ?? 1_000, onError });
+    this.retention = new RetentionJob({ storage: sink, clock, onError });
+  }
+
+  /** Opens storage (migrating it), seeds API_KEYS, loads keys and this month's usage. */
+  static async open(options: AccountsOptions): Promise<Accounts> {
+    const accounts = new Accounts(options);
+    accounts.seeded = await accounts.keys.seed(options.apiKeys ?? []);
+    await accounts.quota.load();
+    return accounts;
+  }
+
+  /** Starts the background timers (all unref'd). */
+  start(): void {
+    this.keys.start();
+    this.quota.start();
+    this.metadata.start();
+    this.retention.start();
+    if (this.#sweepTimer === undefined) {
+      this.#sweepTimer = setInterval(() => { this.limiter.sweep(); this.demo.sweep(); }, 60_000);
+      this.#sweepTimer.unref();
+    }
+  }
+
+  /** Writes everything buffered now. */
+  async flush(): Promise<void> {
+    await this.quota.flush();
+    await this.metadata.flush();
+    await this.keys.flushLastUsed();
+  }
+
+  /** Stops the timers, flushes, and closes storage (shutdown). */
+  async close(): Promise<void> {
+    if (this.#sweepTimer !== undefined) clearInterval(this.#sweepTimer);
+    this.#sweepTimer = undefined;
+    this.retention.close();
+    try {
+      await this.keys.close();
+      await this.quota.close();
+      await this.metadata.close();
+    } finally {
+      if (this.metadataSink !== this.storage) await this.metadataSink.close?.();
+      await this.storage.close();
+    }
+  }
+}
+
+export { newAdmission, type Admission } from './admission.js';
+export { newDecision, type RateLimitDecision } from './rate-limiter.js';
+export { clientIp, limitKeyForIp, normalizeIp, parseTrustProxy, type ProxyTrust } from './client-ip.js';
+export { repairCountsOf, ENDPOINTS, type MetadataEntry } from './metadata-log.js';
+export { readAccountsConfig, type AccountsConfig } from './config.js';
+export { TIERS, DEGRADED_PER_MINUTE, type Tier } from './tiers.js';
+export type { KeyRecord, KeyStore, TierName } from './key-record.js';
+export type { UsageReport } from './quota.js';
+export { systemClock, ManualClock, type Clock } from './clock.js';

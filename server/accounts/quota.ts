@@ -1,0 +1,175 @@
+// Monthly repair quotas. Counts live in memory (one small object per key used this month) and are
+// flushed to storage as batched deltas; after each flush the totals are re-read so several server
+// processes sharing one database converge. Months are UTC calendar months.
+import type { Clock } from './clock.js';
+import type { KeyRecord } from './key-record.js';
+import type { AccountsStorage, UsageDelta } from './storage.js';
+import { TIERS, type Tier } from './tiers.js';
+
+export interface UsageReport {
+  tier: string;
+  /** `YYYY-MM` (UTC). */
+  month: string;
+  count: number;
+  quota: number | null;
+  remaining: number | null;
+  /** ISO time of the next UTC month's start. */
+  resets_at: string;
+  /** Tiers billed for overage only (team). */
+  overage?: number;
+  overage_cost_usd?: number;
+}
+
+interface Counter { total: number; pending: number }
+
+export function monthOf(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 7);
+}
+
+export function nextMonthStart(epochMs: number): number {
+  const d = new Date(epochMs);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
+
+export interface QuotaTrackerOptions {
+  storage: AccountsStorage;
+  clock: Clock;
+  flushIntervalMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export class QuotaTracker {
+  readonly #storage: AccountsStorage;
+  readonly #clock: Clock;
+  readonly #onError: (error: unknown) => void;
+  readonly flushIntervalMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #counters = new Map<string, Counter>();
+  #month: string;
+  #monthEnd: number;
+  /** Deltas of a month that ended before they were flushed. */
+  #carried: UsageDelta[] = [];
+  #flushing = false;
+
+  constructor(options: QuotaTrackerOptions) {
+    this.#storage = options.storage;
+    this.#clock = options.clock;
+    this.flushIntervalMs = options.flushIntervalMs ?? 1_000;
+    this.#onError = options.onError ?? (() => {});
+    const now = this.#clock.now();
+    this.#month = monthOf(now);
+    this.#monthEnd = nextMonthStart(now);
+  }
+
+  /** Loads this month's stored counts (start-up). */
+  async load(): Promise<void> {
+    this.#rollIfNeeded();
+    await this.#syncTotals(this.#month);
+  }
+
+  /** Repairs counted for `keyId` this month (stored + not yet flushed). */
+  count(keyId: string): number {
+    this.#rollIfNeeded();
+    return this.#counters.get(keyId)?.total ?? 0;
+  }
+
+  /** True once a key with a quota has used all of it this month. O(1). */
+  isExceeded(keyId: string, tier: Tier): boolean {
+    return tier.monthlyQuota !== null && this.count(keyId) >= tier.monthlyQuota;
+  }
+
+  /** Counts `n` repairs for `keyId`. O(1); storage is written by flush(). */
+  record(keyId: string, n = 1): void {
+    this.#rollIfNeeded();
+    const c = this.#counters.get(keyId);
+    if (c === undefined) {
+      this.#counters.set(keyId, { total: n, pending: n });
+    } else {
+      c.total += n;
+      c.pending += n;
+    }
+  }
+
+  usageFor(record: KeyRecord, now: number = this.#clock.now()): UsageReport {
+    this.#rollIfNeeded();
+    const tier = TIERS[record.tier];
+    const month = monthOf(now);
+    const count = month === this.#month ? this.count(record.id) : 0;
+    const quota = tier.monthlyQuota;
+    const report: UsageReport = {
+      tier: tier.name,
+      month,
+      count,
+      quota,
+      remaining: quota === null ? null : Math.max(0, quota - count),
+      resets_at: new Date(nextMonthStart(now)).toISOString(),
+    };
+    if (tier.overage === 'billed' && quota !== null && tier.overageUsdPer1k !== null) {
+      report.overage = Math.max(0, count - quota);
+      report.overage_cost_usd = Math.round(report.overage * tier.overageUsdPer1k * 100 / 1000) / 100;
+    }
+    return report;
+  }
+
+  /** Writes the deltas counted since the last flush in one batch, then re-reads the totals. */
+  async flush(): Promise<void> {
+    if (this.#flushing) return;
+    this.#flushing = true;
+    this.#rollIfNeeded();
+    const month = this.#month;
+    const batch = this.#carried;
+    this.#carried = [];
+    for (const [keyId, c] of this.#counters) {
+      if (c.pending === 0) continue;
+      batch.push({ keyId, month, count: c.pending });
+      c.pending = 0;
+    }
+    try {
+      try {
+        await this.#storage.addMonthlyUsage(batch);
+      } catch (error) {
+        // One transaction: nothing of the batch was written. Keep it whole for the next flush.
+        this.#carried.push(...batch);
+        throw error;
+      }
+      // Totals already include these deltas; re-reading adds other processes' counts.
+      if (this.#month === month) await this.#syncTotals(month);
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /** Flushes on an unref'd timer. */
+  start(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setInterval(() => { this.flush().catch(this.#onError); }, this.flushIntervalMs);
+    this.#timer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.flush();
+  }
+
+  async #syncTotals(month: string): Promise<void> {
+    const stored = await this.#storage.loadMonthlyUsage(month);
+    if (this.#month !== month) return;
+    for (const [keyId, count] of stored) {
+      const c = this.#counters.get(keyId);
+      if (c === undefined) this.#counters.set(keyId, { total: count, pending: 0 });
+      else c.total = count + c.pending;
+    }
+  }
+
+  #rollIfNeeded(): void {
+    const now = this.#clock.now();
+    if (now < this.#monthEnd) return;
+    for (const [keyId, c] of this.#counters) {
+      if (c.pending > 0) this.#carried.push({ keyId, month: this.#month, count: c.pending });
+    }
+    this.#counters = new Map();
+    this.#month = monthOf(now);
+    this.#monthEnd = nextMonthStart(now);
+  }
+}

@@ -1,0 +1,197 @@
+// AccountsStorage on an embedded SQLite file (better-sqlite3): `${dataDir}/jsonmend.sqlite`, WAL
+// mode so the CLI and the server share it, statements prepared once. Calls are synchronous inside;
+// the server calls them only from start-up and background flushers, never per request.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { migrate } from './migrations.js';
+import type {
+  AccountsStorage, LastUsed, MetadataRow, NewKey, SeedOutcome, StoredKey, StoredUser, UsageDelta,
+} from './storage.js';
+import type { TierName } from './key-record.js';
+
+export const DB_FILE_NAME = 'jsonmend.sqlite';
+
+export interface SqliteStorageOptions {
+  dataDir: string;
+  /**
+   * How long a write waits for another process's write lock. Keep it short in the server (a flush
+   * that cannot get the lock fails and retries later instead of stalling the event loop).
+   */
+  busyTimeoutMs?: number;
+}
+
+interface KeyRow {
+  id: string; hash: string; prefix: string; name: string; tier: TierName; user_id: string | null;
+  created_at: number; last_used_at: number | null; revoked_at: number | null;
+}
+interface UserRow { id: string; email: string; password_hash: string; created_at: number }
+
+function toKey(row: KeyRow): StoredKey {
+  return {
+    id: row.id, hash: row.hash, prefix: row.prefix, name: row.name, tier: row.tier, userId: row.user_id,
+    createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at,
+  };
+}
+
+export function dbPathFor(dataDir: string): string {
+  return join(dataDir, DB_FILE_NAME);
+}
+
+export class SqliteStorage implements AccountsStorage {
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #s;
+  readonly #tx;
+
+  constructor(options: SqliteStorageOptions) {
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    this.path = dbPathFor(options.dataDir);
+    const db = new Database(this.path);
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 50))}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    this.#db = db;
+    const s = {
+      insertKey: db.prepare(`INSERT INTO api_keys (id, hash, prefix, name, tier, user_id, created_at)
+        VALUES (@id, @hash, @prefix, @name, @tier, @userId, @createdAt)`),
+      keyByHash: db.prepare('SELECT * FROM api_keys WHERE hash = ?'),
+      keyById: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+      setTier: db.prepare('UPDATE api_keys SET tier = ? WHERE id = ?'),
+      listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
+      activeKeys: db.prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL'),
+      revokeCandidates: db.prepare('SELECT * FROM api_keys WHERE (id = ? OR prefix = ?) AND revoked_at IS NULL'),
+      revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      bumpVersion: db.prepare('UPDATE keys_version SET version = version + 1 WHERE id = 1'),
+      version: db.prepare('SELECT version FROM keys_version WHERE id = 1').pluck(),
+      touch: db.prepare(`UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?`),
+      addUsage: db.prepare(`INSERT INTO monthly_usage (key_id, month, count) VALUES (?, ?, ?)
+        ON CONFLICT (key_id, month) DO UPDATE SET count = count + excluded.count`),
+      usage: db.prepare('SELECT count FROM monthly_usage WHERE key_id = ? AND month = ?').pluck(),
+      usageForMonth: db.prepare('SELECT key_id, count FROM monthly_usage WHERE month = ?'),
+      insertLog: db.prepare(`INSERT INTO request_log (time, key_id, endpoint, contract, success, error_code,
+        confidence, repair_counts, input_bytes, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      deleteOld: db.prepare(`DELETE FROM request_log WHERE id IN
+        (SELECT id FROM request_log WHERE time < ? ORDER BY time LIMIT ?)`),
+      countLog: db.prepare('SELECT count(*) FROM request_log').pluck(),
+      insertUser: db.prepare('INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)'),
+      userByEmail: db.prepare('SELECT * FROM users WHERE email = ?'),
+    };
+    this.#s = s;
+    this.#tx = {
+      createKey: db.transaction((k: NewKey) => {
+        s.insertKey.run({ ...k, userId: k.userId ?? null });
+        s.bumpVersion.run();
+      }),
+      seedKey: db.transaction((k: NewKey): SeedOutcome => {
+        const existing = s.keyByHash.get(k.hash) as KeyRow | undefined;
+        if (existing === undefined) {
+          s.insertKey.run({ ...k, userId: k.userId ?? null });
+          s.bumpVersion.run();
+          return 'inserted';
+        }
+        if (existing.revoked_at !== null) return 'revoked';
+        if (existing.tier === k.tier) return 'unchanged';
+        s.setTier.run(k.tier, existing.id);
+        s.bumpVersion.run();
+        return 'updated';
+      }),
+      revoke: db.transaction((idOrPrefix: string, at: number) => {
+        const matches = (s.revokeCandidates.all(idOrPrefix, idOrPrefix) as KeyRow[]).map(toKey);
+        if (matches.length !== 1) return { revoked: null, matches };
+        s.revoke.run(at, matches[0]!.id);
+        s.bumpVersion.run();
+        return { revoked: toKey(s.keyById.get(matches[0]!.id) as KeyRow), matches };
+      }),
+      touch: db.transaction((batch: readonly LastUsed[]) => {
+        for (const t of batch) s.touch.run(t.at, t.keyId);
+      }),
+      addUsage: db.transaction((batch: readonly UsageDelta[]) => {
+        for (const d of batch) s.addUsage.run(d.keyId, d.month, d.count);
+      }),
+      insertLog: db.transaction((rows: readonly MetadataRow[]) => {
+        for (const r of rows) {
+          s.insertLog.run(r.time, r.keyId, r.endpoint, r.contract, r.success ? 1 : 0, r.errorCode,
+            r.confidence, JSON.stringify(r.repairCounts), r.inputBytes, r.latencyMs);
+        }
+      }),
+    };
+  }
+
+  async createKey(key: NewKey): Promise<StoredKey> {
+    this.#tx.createKey(key);
+    return toKey(this.#s.keyById.get(key.id) as KeyRow);
+  }
+
+  async seedKey(key: NewKey): Promise<SeedOutcome> {
+    return this.#tx.seedKey.immediate(key);
+  }
+
+  async listKeys(): Promise<StoredKey[]> {
+    return (this.#s.listKeys.all() as KeyRow[]).map(toKey);
+  }
+
+  async revokeKey(idOrPrefix: string, at: number): Promise<{ revoked: StoredKey | null; matches: StoredKey[] }> {
+    return this.#tx.revoke.immediate(idOrPrefix, at);
+  }
+
+  async findKeyByHash(hash: string): Promise<StoredKey | undefined> {
+    const row = this.#s.keyByHash.get(hash) as KeyRow | undefined;
+    return row === undefined ? undefined : toKey(row);
+  }
+
+  async loadAllActiveKeys(): Promise<StoredKey[]> {
+    return (this.#s.activeKeys.all() as KeyRow[]).map(toKey);
+  }
+
+  async keysVersion(): Promise<number> {
+    return this.#s.version.get() as number;
+  }
+
+  async touchLastUsed(batch: readonly LastUsed[]): Promise<void> {
+    if (batch.length > 0) this.#tx.touch(batch);
+  }
+
+  async addMonthlyUsage(batch: readonly UsageDelta[]): Promise<void> {
+    if (batch.length > 0) this.#tx.addUsage(batch);
+  }
+
+  async getMonthlyUsage(keyId: string, month: string): Promise<number> {
+    return (this.#s.usage.get(keyId, month) as number | undefined) ?? 0;
+  }
+
+  async loadMonthlyUsage(month: string): Promise<Map<string, number>> {
+    const rows = this.#s.usageForMonth.all(month) as Array<{ key_id: string; count: number }>;
+    return new Map(rows.map((r) => [r.key_id, r.count]));
+  }
+
+  async insertMetadata(rows: readonly MetadataRow[]): Promise<void> {
+    if (rows.length > 0) this.#tx.insertLog(rows);
+  }
+
+  async deleteMetadataOlderThan(cutoff: number, limit: number): Promise<number> {
+    return this.#s.deleteOld.run(cutoff, limit).changes;
+  }
+
+  async countMetadata(): Promise<number> {
+    return this.#s.countLog.get() as number;
+  }
+
+  async createUser(user: StoredUser): Promise<StoredUser> {
+    this.#s.insertUser.run(user.id, user.email, user.passwordHash, user.createdAt);
+    return user;
+  }
+
+  async findUserByEmail(email: string): Promise<StoredUser | undefined> {
+    const row = this.#s.userByEmail.get(email) as UserRow | undefined;
+    return row === undefined
+      ? undefined
+      : { id: row.id, email: row.email, passwordHash: row.password_hash, createdAt: row.created_at };
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+}

@@ -1,0 +1,81 @@
+// The accounts storage boundary. Only start-up, the CLI and background flushers call it; the
+// request path reads in-memory state (CachedKeyStore, QuotaTracker, MetadataLog buffers). Every
+// method is async so a PostgreSQL or Redis implementation can be dropped in unchanged; the SQLite
+// one does its work synchronously inside the call and returns a settled promise.
+import type { TierName } from './key-record.js';
+
+/** Times are epoch milliseconds. */
+export interface StoredKey {
+  id: string;
+  hash: string;
+  prefix: string;
+  name: string;
+  tier: TierName;
+  userId: string | null;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface NewKey {
+  id: string;
+  hash: string;
+  prefix: string;
+  name: string;
+  tier: TierName;
+  userId?: string | null;
+  createdAt: number;
+}
+
+export type SeedOutcome = 'inserted' | 'updated' | 'unchanged' | 'revoked';
+
+export interface UsageDelta { keyId: string; month: string; count: number }
+export interface LastUsed { keyId: string; at: number }
+
+export type Contract = 'envelope' | 'compact';
+export type LoggedConfidence = 'high' | 'medium' | 'low' | 'n/a';
+
+/** One request's metadata. Deliberately has no field that could carry input or output text. */
+export interface MetadataRow {
+  time: number;
+  keyId: string | null;
+  endpoint: string;
+  contract: Contract;
+  success: boolean;
+  errorCode: string | null;
+  confidence: LoggedConfidence | null;
+  repairCounts: Readonly<Record<string, number>>;
+  inputBytes: number;
+  latencyMs: number;
+}
+
+export interface StoredUser { id: string; email: string; passwordHash: string; createdAt: number }
+
+export interface AccountsStorage {
+  // keys
+  createKey(key: NewKey): Promise<StoredKey>;
+  /** API_KEYS seeding: insert, or update the tier of the key with this hash. Never un-revokes. */
+  seedKey(key: NewKey): Promise<SeedOutcome>;
+  listKeys(): Promise<StoredKey[]>;
+  /** Revokes the not-yet-revoked keys whose id or display prefix equals `idOrPrefix`, if exactly one matches. */
+  revokeKey(idOrPrefix: string, at: number): Promise<{ revoked: StoredKey | null; matches: StoredKey[] }>;
+  findKeyByHash(hash: string): Promise<StoredKey | undefined>;
+  loadAllActiveKeys(): Promise<StoredKey[]>;
+  /** Bumped by every key create/seed/revoke: a cheap "did anything change" probe. */
+  keysVersion(): Promise<number>;
+  touchLastUsed(batch: readonly LastUsed[]): Promise<void>;
+  // usage
+  addMonthlyUsage(batch: readonly UsageDelta[]): Promise<void>;
+  getMonthlyUsage(keyId: string, month: string): Promise<number>;
+  /** All keys' counts for one month, for loading the in-memory counters. */
+  loadMonthlyUsage(month: string): Promise<Map<string, number>>;
+  // request metadata
+  insertMetadata(rows: readonly MetadataRow[]): Promise<void>;
+  /** Deletes at most `limit` rows older than `cutoff`; returns how many. */
+  deleteMetadataOlderThan(cutoff: number, limit: number): Promise<number>;
+  countMetadata(): Promise<number>;
+  // users (the web console, later)
+  createUser(user: StoredUser): Promise<StoredUser>;
+  findUserByEmail(email: string): Promise<StoredUser | undefined>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,120 @@
+// Assembles the service: uWS app, repair pool, key store, admission hook, observers, routes.
+// The accounts and streaming layers plug in through ServerParts, without touching the pipeline.
+import { MemoryKeyStore, type KeyStore } from './auth/key-store.js';
+import type { Config } from './config/load-config.js';
+import { ADMIT_ALL, type Admission } from './http/admission.js';
+import { ClientIpResolver } from './http/client-ip.js';
+import type { HttpContext } from './http/http-context.js';
+import { jsonPostHandler } from './http/json-post.js';
+import { Lifecycle } from './http/lifecycle.js';
+import { mountRoutes, type RouteEntry } from './http/router.js';
+import { Logger } from './observe/logger.js';
+import { Metrics } from './observe/metrics.js';
+import type { RequestObserver } from './observe/request-record.js';
+import { RepairPool } from './pool/repair-pool.js';
+import { demoMessageFor, RepairRoute } from './routes/repair-route.js';
+import { statusRoutes } from './routes/status-routes.js';
+import type { RepairTaskSettings } from './tasks/repair-task.js';
+import { loadUws, type us_listen_socket, type UwsBackend } from './uws/load-uws.js';
+
+export interface ServerParts {
+  /** Default: an in-memory store seeded from API_KEYS. */
+  keyStore?: KeyStore;
+  /** Default: admit everything (no rate limits). */
+  admission?: Admission;
+  /** Told about every answered request after logs and metrics (usage counting, metadata log). */
+  observers?: RequestObserver[];
+  /** More endpoints (e.g. the streaming routes), mounted beside the built-in ones. */
+  extraRoutes?: (ctx: HttpContext, pool: RepairPool) => RouteEntry[];
+  logger?: Logger;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly backend: UwsBackend;
+  readonly logger: Logger;
+  /** Stops accepting, waits for requests in flight (bounded), then stops the pool. */
+  shutdown(): Promise<{ drained: boolean }>;
+}
+
+export async function startServer(config: Config, parts: ServerParts = {}): Promise<RunningServer> {
+  const { uws, backend } = loadUws(config.uwsAllowFallback);
+  const logger = parts.logger ?? new Logger(config.logLevel);
+  const lifecycle = new Lifecycle();
+  const settings: RepairTaskSettings = {
+    contract: config.contract,
+    maxPayloadBytes: config.maxPayloadBytes,
+    demoMessage: demoMessageFor(config.demoLimitPerHour),
+  };
+  const pool = new RepairPool({
+    workers: config.workers,
+    queueMax: config.queueMax,
+    taskTimeoutMs: config.taskTimeoutMs,
+    settings,
+    testHooks: config.testHooks,
+    onPoolError: (error) => logger.log('error', 'worker pool error', { error: (error as Error)?.message ?? String(error) }),
+  });
+  const metrics = new Metrics(() => ({
+    workers: pool.workers,
+    threads: pool.threads,
+    queueDepth: pool.queueDepth,
+    activeTasks: pool.activeTasks,
+    inflightRequests: lifecycle.inflight,
+  }));
+  const ctx: HttpContext = {
+    config,
+    keyStore: parts.keyStore ?? new MemoryKeyStore(config.apiKeys),
+    admission: parts.admission ?? ADMIT_ALL,
+    clientIp: new ClientIpResolver(config.trustProxy),
+    observers: [metrics, logger, ...(parts.observers ?? [])],
+    lifecycle,
+    logger,
+  };
+  const repair = new RepairRoute('repair', ctx, pool, settings);
+  const demo = new RepairRoute('demo', ctx, pool, settings);
+  const routes: RouteEntry[] = [
+    { method: 'post', path: '/v1/repair', name: repair.name, handler: jsonPostHandler(repair, ctx) },
+    { method: 'post', path: '/v1/demo/repair', name: demo.name, handler: jsonPostHandler(demo, ctx) },
+    ...statusRoutes(ctx, pool, metrics, backend),
+    ...(parts.extraRoutes?.(ctx, pool) ?? []),
+  ];
+  for (const name of [...routes.map((r) => r.name), 'not_found', 'method_not_allowed']) metrics.addRoute(name);
+  const app = uws.App();
+  mountRoutes(app, ctx, routes);
+
+  const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
+    app.listen(config.host, config.port, (socket) => {
+      if (socket === false) reject(new Error(`cannot listen on ${config.host}:${config.port}`));
+      else resolve(socket);
+    });
+  }).catch(async (error: unknown) => {
+    await pool.close();
+    throw error;
+  });
+  const port = uws.us_socket_local_port(listenSocket);
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+
+  let stopping: Promise<{ drained: boolean }> | null = null;
+  const shutdown = (): Promise<{ drained: boolean }> => {
+    stopping ??= (async () => {
+      uws.us_listen_socket_close(listenSocket);
+      // In-flight work is bounded by the task deadline; give it that long plus a margin.
+      const limit = config.taskTimeoutMs + 5_000;
+      let timer: NodeJS.Timeout | undefined;
+      const drained = await Promise.race([
+        lifecycle.drain().then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(resolve, limit, false);
+        }),
+      ]);
+      clearTimeout(timer);
+      await pool.close();
+      logger.flush();
+      return { drained };
+    })();
+    return stopping;
+  };
+
+  return { url: `http://${host}:${port}`, port, backend, logger, shutdown };
+}

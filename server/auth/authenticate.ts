@@ -1,0 +1,21 @@
+// `Authorization: Bearer <key>` -> the key's record, or the reason it was refused.
+import { makeError } from '../../engine/error-codes.js';
+import type { RepairError } from '../../engine/types.js';
+import type { KeyRecord, KeyStore } from './key-store.js';
+
+export type AuthResult = { ok: true; key: KeyRecord } | { ok: false; error: RepairError };
+
+const MISSING = makeError('INVALID_API_KEY', 'Missing Authorization header; send "Authorization: Bearer <API_KEY>".');
+const MALFORMED = makeError('INVALID_API_KEY', 'Malformed Authorization header; expected "Bearer <API_KEY>".');
+const UNKNOWN = makeError('INVALID_API_KEY');
+
+/** `header` is the raw header value; uWS gives '' when it is absent. */
+export function authenticate(header: string, store: KeyStore): AuthResult {
+  if (header === '') return { ok: false, error: MISSING };
+  // The scheme is case-insensitive (RFC 9110 §11.1); exactly one space-separated credential.
+  if (header.length < 8 || header.slice(0, 7).toLowerCase() !== 'bearer ') return { ok: false, error: MALFORMED };
+  const key = header.slice(7).trim();
+  if (key === '' || /\s/.test(key)) return { ok: false, error: MALFORMED };
+  const record = store.lookup(key);
+  return record === undefined ? { ok: false, error: UNKNOWN } : { ok: true, key: record };
+}

@@ -1,0 +1,112 @@
+// Parsers for single environment variables. Each returns the parsed value or throws a
+// ConfigProblem naming the variable, so load-config.ts can report every bad variable at once.
+import { isIP } from 'node:net';
+
+export class ConfigProblem extends Error {
+  constructor(readonly variable: string, detail: string, raw: string | undefined) {
+    super(`${variable} ${detail}${raw === undefined ? '' : ` (got ${JSON.stringify(raw)})`}`);
+  }
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Unset and blank both mean "use the default": `FOO= npm start` should not be an error. */
+function rawValue(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+}
+
+export function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]+$/.test(raw)) throw new ConfigProblem(name, `must be a whole number from ${min} to ${max}`, raw);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigProblem(name, `must be a whole number from ${min} to ${max}`, raw);
+  return value;
+}
+
+export function readChoice<T extends string>(env: Env, name: string, fallback: T, choices: readonly T[]): T {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return fallback;
+  const value = raw.toLowerCase() as T;
+  if (!choices.includes(value)) throw new ConfigProblem(name, `must be one of ${choices.join(', ')}`, raw);
+  return value;
+}
+
+const TRUE_WORDS = ['1', 'true', 'yes', 'on'];
+const FALSE_WORDS = ['0', 'false', 'no', 'off'];
+
+export function readFlag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return fallback;
+  const word = raw.toLowerCase();
+  if (TRUE_WORDS.includes(word)) return true;
+  if (FALSE_WORDS.includes(word)) return false;
+  throw new ConfigProblem(name, 'must be 1 or 0 (true/false)', raw);
+}
+
+export function readString(env: Env, name: string, fallback: string): string {
+  return rawValue(env, name) ?? fallback;
+}
+
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+export function readHost(env: Env, name: string, fallback: string): string {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return fallback;
+  if (isIP(raw) === 0 && !HOSTNAME.test(raw)) throw new ConfigProblem(name, 'must be an IP address or a host name', raw);
+  return raw;
+}
+
+export const TIERS = ['free', 'pro', 'team', 'scale', 'unlimited'] as const;
+export type Tier = (typeof TIERS)[number];
+export interface SeedKey { readonly key: string; readonly tier: Tier }
+
+/** Longest key accepted; bounds the hashing work one Authorization header can cause. */
+export const MAX_KEY_LENGTH = 256;
+
+/** `key:tier,key:tier`. Messages never echo a whole key: only its first four characters. */
+export function readApiKeys(env: Env, name: string): SeedKey[] {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return [];
+  const seeds: SeedKey[] = [];
+  const seen = new Set<string>();
+  for (const part of raw.split(',')) {
+    const entry = part.trim();
+    if (entry === '') continue;
+    const colon = entry.lastIndexOf(':');
+    const key = colon > 0 ? entry.slice(0, colon).trim() : entry;
+    const tier = colon > 0 ? entry.slice(colon + 1).trim().toLowerCase() : '';
+    const shown = `${key.slice(0, 4)}…`;
+    if (colon <= 0 || !(TIERS as readonly string[]).includes(tier)) {
+      throw new ConfigProblem(name, `entry "${shown}" must be key:tier with tier one of ${TIERS.join(', ')}`, undefined);
+    }
+    if (key.length > MAX_KEY_LENGTH || /[\s,]/.test(key)) {
+      throw new ConfigProblem(name, `key "${shown}" must be 1 to ${MAX_KEY_LENGTH} characters without spaces`, undefined);
+    }
+    if (seen.has(key)) throw new ConfigProblem(name, `key "${shown}" is listed twice`, undefined);
+    seen.add(key);
+    seeds.push(Object.freeze({ key, tier: tier as Tier }));
+  }
+  return seeds;
+}
+
+/** Proxies whose X-Forwarded-For is believed: IP addresses or CIDR ranges, comma-separated. */
+export function readProxyList(env: Env, name: string): string[] {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return [];
+  const list: string[] = [];
+  for (const part of raw.split(',')) {
+    const entry = part.trim();
+    if (entry === '') continue;
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^[0-9]{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || extra !== undefined) {
+      throw new ConfigProblem(name, 'must list IP addresses or CIDR ranges (e.g. 10.0.0.0/8,::1)', raw);
+    }
+    list.push(entry);
+  }
+  return list;
+}

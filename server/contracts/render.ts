@@ -1,0 +1,62 @@
+// Turns an engine result or a server-side error into the status and body of the request's contract.
+import { failureResponse } from '../../engine/response.js';
+import type { RepairError, RepairResponse } from '../../engine/types.js';
+import { compactFailure, toCompact } from './compact-mapping.js';
+import type { Contract } from './contract.js';
+import {
+  serializeCompactFailure, serializeCompactFailureDemo, serializeCompactRateLimit, serializeCompactSuccess,
+  serializeCompactSuccessDemo, serializeEnvelope, serializeEnvelopeDemo,
+} from './serializers.js';
+
+export interface Rendered {
+  status: number;
+  body: string;
+  /** The error code on the wire (after compact renaming), or null on success. */
+  errorCode: string | null;
+}
+
+/** `demoMessage` is null outside the demo endpoint; on it, answers add `demo: true` and the message. */
+export function renderRepair(response: RepairResponse, contract: Contract, demoMessage: string | null): Rendered {
+  if (contract === 'envelope') {
+    const errorCode = response.metadata.errors[0]?.code ?? null;
+    const body = demoMessage === null
+      ? serializeEnvelope(response)
+      : serializeEnvelopeDemo({ success: response.success, repaired: response.repaired, metadata: response.metadata, demo: true, message: demoMessage });
+    return { status: 200, body, errorCode };
+  }
+  const compact = toCompact(response);
+  if (compact.valid) {
+    const body = demoMessage === null
+      ? serializeCompactSuccess(compact)
+      : serializeCompactSuccessDemo({ ...compact, demo: true, message: demoMessage });
+    return { status: 200, body, errorCode: null };
+  }
+  const body = demoMessage === null
+    ? serializeCompactFailure(compact)
+    : serializeCompactFailureDemo({ ...compact, demo: true, message: demoMessage });
+  return { status: 200, body, errorCode: compact.errors[0]?.code ?? null };
+}
+
+/**
+ * One error in the contract's failure shape: HTTP 200 for both contracts (spec "Errors"), except the
+ * compact rate limit (429 `{ error, retryAfter }`) and routing errors (404/405, via `status`).
+ */
+export function renderError(
+  error: RepairError,
+  contract: Contract,
+  demoMessage: string | null,
+  retryAfterSeconds = 60,
+  status = 200,
+): Rendered {
+  if (contract === 'compact' && error.code === 'RATE_LIMIT_EXCEEDED') {
+    return { status: 429, body: serializeCompactRateLimit({ error: error.message, retryAfter: retryAfterSeconds }), errorCode: error.code };
+  }
+  if (contract === 'envelope') {
+    const rendered = renderRepair(failureResponse([error]), 'envelope', demoMessage);
+    rendered.status = status;
+    return rendered;
+  }
+  const failure = compactFailure([error]);
+  const body = demoMessage === null ? serializeCompactFailure(failure) : serializeCompactFailureDemo({ ...failure, demo: true, message: demoMessage });
+  return { status, body, errorCode: failure.errors[0]!.code };
+}

@@ -1,0 +1,37 @@
+// The admission hook: after authentication and before the body is read, decide whether a request
+// may proceed. The accounts layer (rate limits, quotas, the demo's per-IP limit) plugs in here;
+// until then every request is admitted. Decisions are synchronous: the hot path never waits.
+import type { RepairError, Warning } from '../../engine/types.js';
+import type { KeyRecord } from '../auth/key-store.js';
+import type { HeaderList } from './response-writer.js';
+
+export type AdmissionDecision =
+  | {
+      allowed: true;
+      /** Added to the answer, e.g. X-RateLimit-Limit / -Remaining / -Reset. */
+      headers: HeaderList | null;
+      /** Added to a successful repair's warnings, e.g. QUOTA_EXCEEDED (degraded service). */
+      warnings: readonly Warning[] | null;
+    }
+  | {
+      allowed: false;
+      /** Normally makeError('RATE_LIMIT_EXCEEDED'). */
+      error: RepairError;
+      /** Seconds until a retry can succeed: the compact contract's `retryAfter`. */
+      retryAfterSeconds: number;
+      headers: HeaderList | null;
+    };
+
+export interface Admission {
+  /** When false the client IP is not computed (it costs a header read and an address decode). */
+  readonly needsClientIp: boolean;
+  /** `key` is undefined on keyless routes (the demo); `clientIp` is '' when not needed. */
+  admit(route: string, key: KeyRecord | undefined, clientIp: string): AdmissionDecision;
+}
+
+const ADMITTED: AdmissionDecision = Object.freeze({ allowed: true, headers: null, warnings: null });
+
+export const ADMIT_ALL: Admission = Object.freeze({
+  needsClientIp: false,
+  admit: () => ADMITTED,
+});

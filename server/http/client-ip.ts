@@ -1,0 +1,55 @@
+// The client's IP: the socket's peer, unless that peer is a proxy listed in TRUST_PROXY, in which
+// case X-Forwarded-For is read from the right, skipping trusted proxies, and the first untrusted
+// address is the client (a client can prepend anything, so only proxy-appended entries count).
+import { BlockList, isIP } from 'node:net';
+
+/** uWS prints IPv4 peers of a dual-stack socket in long IPv6 form ("0000:...:ffff:7f00:0001"). */
+export function normalizeAddress(text: string): string {
+  if (isIP(text) !== 6) return text;
+  const lower = text.toLowerCase();
+  const mapped = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower) ?? /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  if (mapped !== null) {
+    const high = parseInt(mapped[1]!, 16);
+    const low = parseInt(mapped[2]!, 16);
+    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  }
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  return dotted !== null ? dotted[1]! : lower;
+}
+
+export class ClientIpResolver {
+  readonly #trusted: BlockList | null;
+
+  constructor(trustProxy: readonly string[]) {
+    if (trustProxy.length === 0) {
+      this.#trusted = null;
+      return;
+    }
+    const list = new BlockList();
+    for (const entry of trustProxy) {
+      const [address, bits] = entry.split('/') as [string, string | undefined];
+      const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+      if (bits === undefined) list.addAddress(address, family);
+      else list.addSubnet(address, Number(bits), family);
+    }
+    this.#trusted = list;
+  }
+
+  #isTrusted(address: string): boolean {
+    const family = isIP(address);
+    return family !== 0 && this.#trusted!.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  }
+
+  /** `peerText` is the socket's address as text; `forwardedFor` the X-Forwarded-For header or ''. */
+  resolve(peerText: string, forwardedFor: string): string {
+    const peer = normalizeAddress(peerText);
+    if (this.#trusted === null || forwardedFor === '' || !this.#isTrusted(peer)) return peer;
+    const hops = forwardedFor.split(',');
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = normalizeAddress(hops[i]!.trim());
+      if (isIP(hop) === 0) return peer;
+      if (!this.#isTrusted(hop)) return hop;
+    }
+    return normalizeAddress(hops[0]!.trim());
+  }
+}

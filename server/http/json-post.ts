@@ -1,0 +1,257 @@
+// The pipeline of every JSON POST endpoint, one object per request:
+//   Content-Length over the body limit -> PAYLOAD_TOO_LARGE at once, before any of the body is read;
+//   authentication and the admission hook (before the body is read);
+//   the body, counted chunk by chunk (chunked uploads have no Content-Length);
+//   the route's dispatch, or the refusal rendered in the contract the body speaks.
+// uWS rules (FACTS.md): onAborted always registered; onData's ArrayBuffer is copied inside the
+// callback; writes after an await go through res.cork(); nothing touches res after an abort.
+import { makeError } from '../../engine/error-codes.js';
+import type { RepairError, Warning } from '../../engine/types.js';
+import { authenticate } from '../auth/authenticate.js';
+import type { KeyRecord } from '../auth/key-store.js';
+import { contractOfSample, sampleOf, sampleOfChunks, type BodySample } from '../contracts/contract-sniffer.js';
+import { renderError } from '../contracts/render.js';
+import { describeFault, type AnswerOutcome, type Execution } from '../observe/request-record.js';
+import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
+import { notifyObservers, type HttpContext } from './http-context.js';
+import { requestIdFor } from './request-id.js';
+import { JSON_TYPE, writeAnswer, type HeaderList } from './response-writer.js';
+
+export interface RouteAnswer {
+  status: number;
+  body: string;
+  outcome: AnswerOutcome;
+  execution: Execution;
+}
+
+export interface JsonPostRoute {
+  readonly name: string;
+  readonly requiresKey: boolean;
+  /** Non-null on the demo endpoint: its answers, errors included, carry `demo: true` and this. */
+  readonly demoMessage: string | null;
+  /** `body` stays valid after dispatch returns only when `owned` (else copy what you keep). Never rejects. */
+  dispatch(request: PostRequest, body: Uint8Array, owned: boolean): RouteAnswer | Promise<RouteAnswer>;
+}
+
+interface Refusal { error: RepairError; retryAfterSeconds: number }
+
+const DIGITS = /^[0-9]{1,15}$/;
+const INTERNAL = makeError('INTERNAL_ERROR');
+const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
+
+// Lets an async completion write inside res.cork() without a closure per request.
+let corkedRequest: PostRequest | null = null;
+let corkedAnswer: RouteAnswer | null = null;
+function writeCorked(): void {
+  corkedRequest!.writeNow(corkedAnswer!);
+}
+
+export class PostRequest {
+  readonly time = Date.now();
+  readonly #start = performance.now();
+  #aborted = false;
+  #finished = false;
+  #received = 0;
+  /** Preallocated when Content-Length is known; otherwise chunks are copied into #chunks. */
+  #buffer: Uint8Array | null = null;
+  #chunks: Uint8Array[] | null = null;
+  #refusal: Refusal | null = null;
+  headers: HeaderList | null = null;
+  warnings: readonly Warning[] | null = null;
+  key: KeyRecord | undefined = undefined;
+
+  constructor(
+    readonly res: HttpResponse,
+    readonly route: JsonPostRoute,
+    readonly ctx: HttpContext,
+    readonly requestId: string,
+    readonly contentLength: number,
+  ) {}
+
+  refuse(error: RepairError, retryAfterSeconds: number): void {
+    this.#refusal = { error, retryAfterSeconds };
+  }
+
+  onAborted(): void {
+    this.#aborted = true;
+    this.#buffer = null;
+    this.#chunks = null;
+    if (!this.#finished) this.#finish(null, 'none');
+  }
+
+  onData(chunk: ArrayBuffer, isLast: boolean): void {
+    if (this.#finished || this.#aborted) return;
+    const size = chunk.byteLength;
+    this.#received += size;
+    if (this.#received > this.ctx.config.maxBodyBytes) {
+      this.#refuseOversize(new Uint8Array(chunk));
+      return;
+    }
+    if (isLast && this.#buffer === null && this.#chunks === null) {
+      // The whole body in one chunk: use it in place, before uWS reclaims it on return.
+      this.#complete(new Uint8Array(chunk), false);
+      return;
+    }
+    if (this.contentLength >= 0) {
+      this.#buffer ??= new Uint8Array(this.contentLength);
+      this.#buffer.set(new Uint8Array(chunk), this.#received - size);
+    } else {
+      (this.#chunks ??= []).push(new Uint8Array(chunk.slice(0)));
+    }
+    if (isLast) this.#complete(this.#assemble(), true);
+  }
+
+  #assemble(): Uint8Array {
+    if (this.#buffer !== null) return this.#buffer.subarray(0, this.#received);
+    const whole = new Uint8Array(this.#received);
+    let offset = 0;
+    for (const part of this.#chunks ?? []) {
+      whole.set(part, offset);
+      offset += part.byteLength;
+    }
+    this.#chunks = null;
+    return whole;
+  }
+
+  #refuseOversize(lastChunk: Uint8Array): void {
+    const readBefore = this.#received - lastChunk.byteLength;
+    const sample = this.#buffer !== null ? sampleOf(this.#buffer.subarray(0, readBefore), false) : sampleOfChunks(this.#chunks ?? [], readBefore);
+    const message = `The request body is over the ${this.ctx.config.maxBodyBytes}-byte limit.`;
+    this.answerError(makeError('PAYLOAD_TOO_LARGE', message), sample, 0);
+  }
+
+  #complete(body: Uint8Array, owned: boolean): void {
+    if (this.#refusal !== null) {
+      const { error, retryAfterSeconds } = this.#refusal;
+      this.#write(errorAnswer(this.ctx, this.route, error, sampleOf(body, false), retryAfterSeconds));
+      return;
+    }
+    let answer: RouteAnswer | Promise<RouteAnswer>;
+    try {
+      answer = this.route.dispatch(this, body, owned);
+    } catch (error) {
+      // Routes are written not to throw; if one does, this request fails, not the process.
+      answer = errorAnswer(this.ctx, this.route, INTERNAL, sampleOf(body, false), 0);
+      answer.outcome.fault = describeFault(error);
+    }
+    if (answer instanceof Promise) answer.then((settled) => this.#answerLater(settled));
+    else this.#write(answer);
+  }
+
+  #answerLater(answer: RouteAnswer): void {
+    if (this.#aborted) return;
+    corkedRequest = this;
+    corkedAnswer = answer;
+    this.res.cork(writeCorked);
+    corkedRequest = null;
+    corkedAnswer = null;
+  }
+
+  /**
+   * Answers an error at once. The connection stays open even when the body is still arriving: the
+   * rest is discarded as it comes (onData returns at once once finished). Closing instead, with
+   * unread bytes in the socket, makes TCP reset the connection and the client never sees the answer.
+   */
+  answerError(error: RepairError, sample: BodySample | null, retryAfterSeconds: number): void {
+    this.#write(errorAnswer(this.ctx, this.route, error, sample, retryAfterSeconds));
+  }
+
+  writeNow(answer: RouteAnswer): void {
+    this.#write(answer);
+  }
+
+  #write(answer: RouteAnswer): void {
+    if (this.#aborted || this.#finished) return;
+    this.#buffer = null;
+    this.#chunks = null;
+    // While draining, answers close their connection so keep-alive clients reconnect elsewhere.
+    writeAnswer(this.res, answer.status, JSON_TYPE, answer.body, this.requestId, this.headers, this.ctx.lifecycle.draining);
+    this.#finish(answer, answer.execution);
+  }
+
+  #finish(answer: RouteAnswer | null, execution: Execution): void {
+    this.#finished = true;
+    const outcome = answer?.outcome;
+    if (outcome?.fault != null) {
+      this.ctx.logger.log('error', 'repair failed', { requestId: this.requestId, route: this.route.name, fault: outcome.fault });
+    }
+    notifyObservers(this.ctx, {
+      time: this.time,
+      requestId: this.requestId,
+      route: this.route.name,
+      keyId: this.key?.id ?? null,
+      contract: outcome?.contract ?? null,
+      status: answer?.status ?? 0,
+      outcome: answer === null ? 'aborted' : (outcome!.errorCode ?? 'ok'),
+      confidence: outcome?.confidence ?? null,
+      repairCounts: outcome?.repairCounts ?? NO_COUNTS,
+      inputBytes: outcome?.inputBytes ?? this.#received,
+      latencyMs: performance.now() - this.#start,
+      execution,
+    });
+    this.ctx.lifecycle.end();
+  }
+}
+
+/** A route's error answer in the shape of the contract the body speaks (or the configured one). */
+export function errorAnswer(
+  ctx: HttpContext,
+  route: JsonPostRoute,
+  error: RepairError,
+  sample: BodySample | null,
+  retryAfterSeconds: number,
+): RouteAnswer {
+  const contract = contractOfSample(ctx.config.contract, sample);
+  const rendered = renderError(error, contract, route.demoMessage, retryAfterSeconds);
+  return {
+    status: rendered.status,
+    body: rendered.body,
+    outcome: { contract, errorCode: rendered.errorCode, confidence: null, repairCounts: NO_COUNTS, inputBytes: sample?.totalBytes ?? 0, fault: null },
+    execution: 'none',
+  };
+}
+
+function admit(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res: HttpResponse, req: HttpRequest): void {
+  if (route.requiresKey) {
+    const auth = authenticate(req.getHeader('authorization'), ctx.keyStore);
+    if (!auth.ok) {
+      request.refuse(auth.error, 0);
+      return;
+    }
+    request.key = auth.key;
+  }
+  const { admission } = ctx;
+  const clientIp = admission.needsClientIp
+    ? ctx.clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for'))
+    : '';
+  const decision = admission.admit(route.name, request.key, clientIp);
+  request.headers = decision.headers;
+  if (decision.allowed) request.warnings = decision.warnings;
+  else request.refuse(decision.error, decision.retryAfterSeconds);
+}
+
+/** The uWS handler of one JSON POST route. Everything read from `req` is read synchronously here. */
+export function jsonPostHandler(route: JsonPostRoute, ctx: HttpContext): (res: HttpResponse, req: HttpRequest) => void {
+  const { config } = ctx;
+  return (res, req) => {
+    ctx.lifecycle.begin();
+    const lengthHeader = req.getHeader('content-length');
+    const contentLength = DIGITS.test(lengthHeader) ? Number(lengthHeader) : -1;
+    const request = new PostRequest(res, route, ctx, requestIdFor(req.getHeader('x-request-id')), contentLength);
+    res.onAborted(() => request.onAborted());
+    if (contentLength > config.maxBodyBytes) {
+      // Answered before a byte of the body is read; uWS discards whatever of it still arrives.
+      const message = `The request body is ${contentLength} bytes; the limit is ${config.maxBodyBytes}.`;
+      request.answerError(makeError('PAYLOAD_TOO_LARGE', message), null, 0);
+      return;
+    }
+    try {
+      admit(request, route, ctx, res, req);
+    } catch (error) {
+      // A failing key store or admission hook refuses this request instead of crashing the thread.
+      ctx.logger.log('error', 'admission failed', { requestId: request.requestId, route: route.name, fault: describeFault(error) });
+      request.refuse(INTERNAL, 0);
+    }
+    res.onData((chunk, isLast) => request.onData(chunk, isLast));
+  };
+}

@@ -1,0 +1,55 @@
+// Handlers that answer at once from the request line alone: GET endpoints, 404 and 405.
+import { makeError } from '../../engine/error-codes.js';
+import { fallbackContract } from '../contracts/contract.js';
+import { renderError } from '../contracts/render.js';
+import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
+import { notifyObservers, type HttpContext } from './http-context.js';
+import { requestIdFor } from './request-id.js';
+import { writeAnswer, JSON_TYPE, type HeaderList } from './response-writer.js';
+
+export interface SimpleAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+  headers: HeaderList | null;
+}
+
+const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
+
+export function answerAtOnce(ctx: HttpContext, routeName: string, res: HttpResponse, req: HttpRequest, answer: SimpleAnswer, outcome: string): void {
+  const start = performance.now();
+  const requestId = requestIdFor(req.getHeader('x-request-id'));
+  writeAnswer(res, answer.status, answer.contentType, answer.body, requestId, answer.headers, ctx.lifecycle.draining);
+  notifyObservers(ctx, {
+    time: Date.now(),
+    requestId,
+    route: routeName,
+    keyId: null,
+    contract: null,
+    status: answer.status,
+    outcome,
+    confidence: null,
+    repairCounts: NO_COUNTS,
+    inputBytes: 0,
+    latencyMs: performance.now() - start,
+    execution: 'none',
+  });
+}
+
+export function getHandler(ctx: HttpContext, routeName: string, produce: () => SimpleAnswer): (res: HttpResponse, req: HttpRequest) => void {
+  return (res, req) => answerAtOnce(ctx, routeName, res, req, produce(), 'ok');
+}
+
+/** 404 and 405 answer in the configured contract's failure shape (auto: envelope). */
+export function routingErrorHandler(
+  ctx: HttpContext,
+  code: 'NOT_FOUND' | 'METHOD_NOT_ALLOWED',
+  allow: string | null,
+): (res: HttpResponse, req: HttpRequest) => void {
+  const status = code === 'NOT_FOUND' ? 404 : 405;
+  const routeName = code === 'NOT_FOUND' ? 'not_found' : 'method_not_allowed';
+  const message = code === 'NOT_FOUND' ? 'No such endpoint.' : `Method not allowed on this endpoint; use ${allow}.`;
+  const rendered = renderError(makeError(code, message), fallbackContract(ctx.config.contract), null, 0, status);
+  const answer: SimpleAnswer = { status, contentType: JSON_TYPE, body: rendered.body, headers: allow === null ? null : [['Allow', allow]] };
+  return (res, req) => answerAtOnce(ctx, routeName, res, req, answer, code);
+}

@@ -1,0 +1,101 @@
+// The Piscina pool that runs large repairs. It answers at once when full, gives each task a
+// deadline, and turns a dead or stopped worker into INTERNAL_ERROR (FACTS.md "Piscina").
+import { Piscina } from 'piscina';
+import { makeError } from '../../engine/error-codes.js';
+import type { RepairError, Warning } from '../../engine/types.js';
+import type { BatchEndpoint, RepairTaskResult, RepairTaskSettings } from '../tasks/repair-task.js';
+
+export interface WorkerTask {
+  endpoint: BatchEndpoint;
+  /** Transferred to the worker: the caller must not touch it after submit(). */
+  body: ArrayBuffer;
+  warnings: readonly Warning[] | null;
+}
+
+export interface RepairPoolOptions {
+  workers: number;
+  queueMax: number;
+  taskTimeoutMs: number;
+  settings: RepairTaskSettings;
+  testHooks: boolean;
+  onPoolError: (error: unknown) => void;
+}
+
+export type PoolAnswer = RepairTaskResult | RepairError;
+
+export function isPoolError(answer: PoolAnswer): answer is RepairError {
+  return (answer as RepairError).code !== undefined;
+}
+
+export class RepairPool {
+  readonly workers: number;
+  readonly queueMax: number;
+  readonly #pool: Piscina<WorkerTask, RepairTaskResult>;
+  readonly #timeoutMs: number;
+  readonly #timeoutError: RepairError;
+  #pending = 0;
+  readonly #settle = (): void => {
+    this.#pending--;
+  };
+  readonly #toError = (error: unknown): RepairError => {
+    if ((error as Error | undefined)?.name === 'AbortError') return this.#timeoutError;
+    return makeError('INTERNAL_ERROR', 'The worker running this repair stopped unexpectedly; it has been replaced.');
+  };
+
+  constructor(options: RepairPoolOptions) {
+    this.workers = options.workers;
+    this.queueMax = options.queueMax;
+    this.#timeoutMs = options.taskTimeoutMs;
+    this.#timeoutError = makeError('INTERNAL_ERROR', `The repair did not finish within ${options.taskTimeoutMs} ms and was stopped.`);
+    this.#pool = new Piscina({
+      filename: new URL('./repair-worker.js', import.meta.url).href,
+      minThreads: options.workers,
+      maxThreads: options.workers,
+      idleTimeout: Infinity,
+      // Our own bound (below) answers before Piscina would reject, so its queue is never the limit.
+      maxQueue: Infinity,
+      workerData: { settings: options.settings, testHooks: options.testHooks },
+    });
+    // Without a listener, an error outside a task (a worker failing to start) kills the process.
+    this.#pool.on('error', options.onPoolError);
+  }
+
+  /** Tasks waiting for a free worker. */
+  get queueDepth(): number {
+    return Math.max(0, this.#pending - this.workers);
+  }
+
+  /** Tasks submitted and not yet settled (running or waiting). */
+  get pending(): number {
+    return this.#pending;
+  }
+
+  get activeTasks(): number {
+    return Math.min(this.#pending, this.workers);
+  }
+
+  get threads(): number {
+    return this.#pool.threads.length;
+  }
+
+  /** True when a new task would wait behind QUEUE_MAX others: answer SERVICE_UNAVAILABLE instead. */
+  get isFull(): boolean {
+    return this.#pending >= this.workers + this.queueMax;
+  }
+
+  /**
+   * null when the queue is at QUEUE_MAX: the caller answers SERVICE_UNAVAILABLE without waiting.
+   * Counted here rather than read from pool.queueSize, which lags dispatch and cannot express
+   * QUEUE_MAX=0 ("no waiting at all"). The promise never rejects.
+   */
+  submit(task: WorkerTask): Promise<PoolAnswer> | null {
+    if (this.isFull) return null;
+    this.#pending++;
+    const run = this.#pool.run(task, { transferList: [task.body], signal: AbortSignal.timeout(this.#timeoutMs) });
+    return run.then(undefined, this.#toError).finally(this.#settle);
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.destroy();
+  }
+}

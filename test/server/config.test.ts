@@ -1,0 +1,79 @@
+// Configuration: every variable parsed once, defaults, and a refusal naming each bad variable.
+import t from 'tap';
+import { bodyLimitFor, ConfigError, DEFAULTS, loadConfig } from '../../server/config/load-config.js';
+import { expectRefusal, startServer } from '../helpers/start-server.js';
+
+t.test('defaults', async (t) => {
+  const config = loadConfig({});
+  t.match(config, {
+    port: 8080, host: '0.0.0.0', dataDir: './data', apiKeys: [], queueMax: DEFAULTS.QUEUE_MAX, sessionTtlMs: 60_000,
+    maxPayloadBytes: 5_242_880, demoLimitPerHour: 10, contract: 'auto', uwsAllowFallback: false,
+    inlineMaxBytes: DEFAULTS.INLINE_MAX_BYTES, taskTimeoutMs: DEFAULTS.TASK_TIMEOUT_MS, maxSessions: DEFAULTS.MAX_SESSIONS,
+    trustProxy: [], logLevel: 'info', testHooks: false,
+  });
+  t.ok(config.workers >= 1);
+  t.ok(Object.isFrozen(config));
+  t.equal(config.maxBodyBytes, bodyLimitFor(5_242_880));
+  t.ok(config.maxBodyBytes < 6_000_000, 'a 6 MB body is over the limit');
+});
+
+t.test('values are parsed and normalised', async (t) => {
+  const config = loadConfig({
+    PORT: '0', HOST: '127.0.0.1', DATA_DIR: '/tmp/x', API_KEYS: ' a-key-1:pro , b-key-2:UNLIMITED ,', WORKERS: '3',
+    QUEUE_MAX: '0', SESSION_TTL_MS: '1000', MAX_PAYLOAD_BYTES: '1000', DEMO_LIMIT_PER_HOUR: '0', CONTRACT: 'Compact',
+    UWS_ALLOW_FALLBACK: 'true', INLINE_MAX_BYTES: '0', TASK_TIMEOUT_MS: '50', MAX_SESSIONS: '5',
+    TRUST_PROXY: '10.0.0.0/8, ::1', LOG_LEVEL: 'debug', JSONMEND_TEST_HOOKS: '1',
+  });
+  t.match(config, {
+    port: 0, host: '127.0.0.1', dataDir: '/tmp/x', workers: 3, queueMax: 0, sessionTtlMs: 1000, maxPayloadBytes: 1000,
+    demoLimitPerHour: 0, contract: 'compact', uwsAllowFallback: true, inlineMaxBytes: 0, taskTimeoutMs: 50, maxSessions: 5,
+    logLevel: 'debug', testHooks: true,
+  });
+  t.same(config.apiKeys, [{ key: 'a-key-1', tier: 'pro' }, { key: 'b-key-2', tier: 'unlimited' }]);
+  t.same(config.trustProxy, ['10.0.0.0/8', '::1']);
+  t.equal(loadConfig({ PORT: '  ' }).port, 8080, 'blank means default');
+});
+
+t.test('every bad variable is named, all at once', async (t) => {
+  const bad: Record<string, string> = {
+    PORT: '70000', HOST: 'not a host!', API_KEYS: 'key-without-tier', WORKERS: '0', QUEUE_MAX: '-1',
+    SESSION_TTL_MS: '1e3', MAX_PAYLOAD_BYTES: 'five', DEMO_LIMIT_PER_HOUR: '1.5', CONTRACT: 'json',
+    UWS_ALLOW_FALLBACK: 'maybe', INLINE_MAX_BYTES: 'x', TASK_TIMEOUT_MS: '0', MAX_SESSIONS: '0',
+    TRUST_PROXY: '10.0.0.0/99', LOG_LEVEL: 'loud',
+  };
+  const error = t.throws(() => loadConfig(bad)) as unknown as ConfigError;
+  t.ok(error instanceof ConfigError);
+  t.equal(error.problems.length, Object.keys(bad).length);
+  for (const name of Object.keys(bad)) t.ok(error.problems.some((p) => p.startsWith(`${name} `)), name);
+  t.throws(() => loadConfig({ API_KEYS: 'dup-key:pro,dup-key:free' }), /API_KEYS.*twice/);
+  t.throws(() => loadConfig({ API_KEYS: 'a key:pro' }), /API_KEYS/);
+  t.throws(() => loadConfig({ API_KEYS: 'k:gold' }), /API_KEYS.*free, pro, team, scale, unlimited/);
+  t.notMatch(String((() => { try { loadConfig({ API_KEYS: 'supersecretvalue:gold' }); } catch (e) { return (e as Error).message; } })()), 'supersecretvalue', 'a key is never echoed whole');
+});
+
+t.test('the server refuses to start on a bad value, naming the variable', async (t) => {
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ WORKERS: '0' }, 'WORKERS'],
+    [{ CONTRACT: 'soap' }, 'CONTRACT'],
+    [{ MAX_PAYLOAD_BYTES: '-5' }, 'MAX_PAYLOAD_BYTES'],
+  ];
+  const results = await Promise.all(cases.map(([env]) => expectRefusal(env)));
+  results.forEach((result, i) => {
+    const [, name] = cases[i]!;
+    t.not(result.code, 0, `${name}: non-zero exit`);
+    t.match(result.stderr, new RegExp(`${name} must`), `${name} is named`);
+    t.notMatch(result.stdout, /listening on/);
+  });
+});
+
+t.test('uWS fallback: refused unless UWS_ALLOW_FALLBACK=1, then reported by /health', async (t) => {
+  const refused = await expectRefusal({ UWS_USE_FALLBACK: '1' });
+  t.not(refused.code, 0);
+  t.match(refused.stderr, /UWS_ALLOW_FALLBACK=1/);
+  const server = await startServer(t, { UWS_USE_FALLBACK: '1', UWS_ALLOW_FALLBACK: '1' });
+  const health = await (await fetch(`${server.url}/health`)).json();
+  t.equal(health.uws, 'fallback');
+  const native = await startServer(t, {});
+  t.equal((await (await fetch(`${native.url}/health`)).json()).uws, 'native');
+});

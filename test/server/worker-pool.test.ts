@@ -1,0 +1,103 @@
+// The pool under stress, with the test hooks armed (server/pool/test-hooks.ts): the queue bound
+// answers SERVICE_UNAVAILABLE at once, a crashed worker's request gets INTERNAL_ERROR and the pool
+// carries on, a task past TASK_TIMEOUT_MS is stopped. WORKERS=1 and INLINE_MAX_BYTES=0 send every
+// repair to the single worker.
+import t from 'tap';
+import { bearer, postJson, startServer } from '../helpers/start-server.js';
+
+const KEY = 'pool-test-key-1';
+const auth = bearer(KEY);
+const server = await startServer(t, {
+  API_KEYS: `${KEY}:unlimited`,
+  WORKERS: '1',
+  QUEUE_MAX: '1',
+  INLINE_MAX_BYTES: '0',
+  TASK_TIMEOUT_MS: '1500',
+  JSONMEND_TEST_HOOKS: '1',
+});
+const url = `${server.url}/v1/repair`;
+const slow = (ms: number): string => `{"note": "__JSONMEND_TEST_SLEEP_MS=${ms}__", "a": 1`;
+
+async function metric(series: string): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(series + ' '));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}
+
+t.test('large inputs run in the pool and are repaired there', async (t) => {
+  const before = await metric('jsonmend_tasks_total{execution="pool"}');
+  const answer = await postJson(url, { raw_output: '{"a":1' }, auth);
+  t.same(answer.body.repaired, { a: 1 });
+  t.equal(await metric('jsonmend_tasks_total{execution="pool"}'), before + 1);
+});
+
+t.test('queue bound: one running, one queued, the rest refused at once; all answered', async (t) => {
+  const started = performance.now();
+  const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => {
+    const body = i % 2 === 0 ? { raw_output: slow(400) } : { content: slow(400) };
+    return postJson(url, body, auth).then((answer) => ({ ...answer, at: performance.now() - started, compact: i % 2 === 1 }));
+  }));
+  const refused = answers.filter((a) => (a.compact ? a.body.valid === false : a.body.success === false));
+  const served = answers.filter((a) => !refused.includes(a));
+  t.equal(served.length, 2, 'the worker and the one queue slot');
+  t.equal(refused.length, 4);
+  for (const answer of refused) {
+    t.equal(answer.status, 200);
+    const error = answer.compact ? answer.body.errors[0] : answer.body.metadata.errors[0];
+    t.match(error, { code: 'SERVICE_UNAVAILABLE', severity: 'critical', recoverable: true, suggestion: /exponential backoff/ });
+    t.ok(answer.at < 350, `refused after ${answer.at.toFixed(0)} ms, without waiting for the worker`);
+  }
+  for (const answer of served) t.ok(answer.compact ? answer.body.valid : answer.body.success);
+  t.ok(await metric('jsonmend_requests_total{route="repair",outcome="SERVICE_UNAVAILABLE"}') >= 4);
+});
+
+t.test('a crashed worker: INTERNAL_ERROR for its request, the next one succeeds', async (t) => {
+  const crash = await postJson(url, { raw_output: '{"boom": "__JSONMEND_TEST_CRASH__"}' }, auth);
+  t.equal(crash.status, 200);
+  t.ok(crash.headers.get('x-request-id'));
+  t.match(crash.body, { success: false, repaired: null, metadata: { errors: [{ code: 'INTERNAL_ERROR', severity: 'critical', recoverable: false }] } });
+  const compactCrash = await postJson(url, { content: '{"boom": "__JSONMEND_TEST_CRASH__"}' }, auth);
+  t.match(compactCrash.body, { valid: false, errors: [{ code: 'UNKNOWN_REPAIR_ERROR' }] });
+  const next = await postJson(url, { raw_output: '[1,2' }, auth);
+  t.same(next.body.repaired, [1, 2]);
+  const health = await (await fetch(`${server.url}/health`)).json();
+  t.equal(health.pool.threads, 1, 'the dead worker was replaced');
+});
+
+t.test('TASK_TIMEOUT_MS: an overrunning task is stopped and answered INTERNAL_ERROR', async (t) => {
+  const started = performance.now();
+  const answer = await postJson(url, { raw_output: slow(20_000) }, auth);
+  const elapsed = performance.now() - started;
+  t.match(answer.body.metadata.errors[0], { code: 'INTERNAL_ERROR', message: /1500 ms/ });
+  t.ok(elapsed >= 1400 && elapsed < 5000, `answered after ${elapsed.toFixed(0)} ms`);
+  const next = await postJson(url, { raw_output: '{"b":2' }, auth);
+  t.same(next.body.repaired, { b: 2 });
+});
+
+t.test('a client that goes away mid-repair: counted as aborted, the server carries on', async (t) => {
+  const before = await metric('jsonmend_requests_total{route="repair",outcome="aborted"}');
+  const controller = new AbortController();
+  const request = fetch(url, { method: 'POST', headers: auth, body: JSON.stringify({ raw_output: slow(400) }), signal: controller.signal });
+  setTimeout(() => controller.abort(), 100);
+  await t.rejects(request);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  t.equal(await metric('jsonmend_requests_total{route="repair",outcome="aborted"}'), before + 1);
+  const next = await postJson(url, { raw_output: '[true' }, auth);
+  t.same(next.body.repaired, [true]);
+});
+
+t.test('a schema sends even a small body to the pool (its work is not bounded by size)', async (t) => {
+  const inlineServer = await startServer(t, { API_KEYS: `${KEY}:unlimited`, JSONMEND_TEST_HOOKS: '1', TASK_TIMEOUT_MS: '300' });
+  const inlineUrl = `${inlineServer.url}/v1/repair`;
+  const plain = await postJson(inlineUrl, { raw_output: '{"x": "__JSONMEND_TEST_CRASH__"}' }, auth);
+  t.equal(plain.body.success, true, 'small bodies without a schema run inline, where hooks do not exist');
+  const withSchema = await postJson(inlineUrl, { raw_output: '{"x": "__JSONMEND_TEST_SLEEP_MS=5000__"}', schema: { type: 'object' } }, auth);
+  t.match(withSchema.body.metadata.errors[0], { code: 'INTERNAL_ERROR' }, 'ran in the pool, under the deadline');
+});
+
+t.test('the hooks are inert unless JSONMEND_TEST_HOOKS=1', async (t) => {
+  const plainServer = await startServer(t, { API_KEYS: `${KEY}:unlimited`, INLINE_MAX_BYTES: '0' });
+  const answer = await postJson(`${plainServer.url}/v1/repair`, { raw_output: '{"boom": "__JSONMEND_TEST_CRASH__"}' }, auth);
+  t.equal(answer.body.success, true);
+  t.same(answer.body.repaired, { boom: '__JSONMEND_TEST_CRASH__' });
+});
