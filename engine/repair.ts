@@ -1,8 +1,8 @@
 // Batch repair: valid JSON takes the fast path through JSON.parse; anything else goes through the
 // scanner once, as a single final piece — the same scanner a stream drives chunk by chunk.
-// Valid JSON is returned exactly as JSON.parse reads it, so a number beyond double range in valid
-// input (`[1e999]`) is Infinity in the value (and null once serialized); checking every valid
-// document for that would cost a quarter of the parse. Repaired input reports it (replaced_nan).
+// A number beyond double range (`1e999`) parses to Infinity, which no JSON can carry: such input
+// takes the repair path, where it is reported (replaced_nan). Only text with a three-digit
+// exponent can hold one, so other documents pay one regular-expression pass, not a walk.
 import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { MAX_DEPTH, Scanner } from './scanner/scanner.js';
@@ -18,7 +18,7 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
   if (mayBeJson(text)) {
     try {
       value = JSON.parse(text);
-      parsed = true;
+      parsed = !(EXPONENT_300.test(text) && hasNonFinite(value));
     } catch {
       // not valid JSON: repaired below
     }
@@ -46,6 +46,23 @@ function mayBeJson(text: string): boolean {
   const lastOk = last === 0x7d || last === 0x5d || last === 0x22 || (last >= 0x30 && last <= 0x39) || // } ] " digit
     last === 0x65 || last === 0x6c; // e (true, false) l (null)
   return firstOk && lastOk;
+}
+
+const EXPONENT_300 = /\d[eE][+]?\d{3}/;
+
+/** Whether a parsed value holds Infinity or -Infinity anywhere (explicit stack: no recursion). */
+function hasNonFinite(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number') {
+      if (v === Infinity || v === -Infinity) return true;
+    } else if (v !== null && typeof v === 'object') {
+      if (Array.isArray(v)) for (let k = 0; k < v.length; k++) stack.push(v[k]);
+      else for (const k in v) stack.push((v as Record<string, unknown>)[k]);
+    }
+  }
+  return false;
 }
 
 /** Turns a finished scanner into the response (shared with the stream's finalize). */

@@ -8,6 +8,7 @@ import type { RepairType } from '../repair-kinds.js';
 import type { Warning } from '../types.js';
 import { isJsonWhitespace, isOtherWhitespace } from './char-codes.js';
 import { RepairLog } from './repair-log.js';
+import { fastLane } from './fast-lane.js';
 import { scanProse, scanThink } from './scan-prose.js';
 import { scanString, startString } from './scan-string.js';
 import { scanKeyWord, scanValueWord } from './scan-word.js';
@@ -142,6 +143,11 @@ export class Scanner {
         if (this.final) this.finish();
         return;
       }
+      if (this.stack.length > 0 && !this.concat) {
+        fastLane(this);
+        if (this.tooDeep) return;
+      }
+      const now = this.phase;
       if (!this.skipTrivia()) return;
       if (this.i >= this.text.length) {
         if (this.final) this.finish();
@@ -149,7 +155,7 @@ export class Scanner {
       }
       const c = this.text.charCodeAt(this.i);
       let progressed: boolean;
-      switch (phase) {
+      switch (now) {
         case VALUE: progressed = expectValue(this, c); break;
         case KEY: progressed = expectKey(this, c); break;
         case COLON: progressed = expectColon(this, c); break;

@@ -66,6 +66,8 @@ export class Effective {
   objectWork = false;
   /** A scalar of an allowed type needs nothing here (no enum, no union): the walk can skip it. */
   scalarPassThrough = false;
+  /** $dynamicRef/$recursiveRef were read statically: what applies here is a best guess. */
+  approximate = false;
   // Memos filled by the model, bounded by the schema's own size.
   readonly propertyMemo = new Map<string, Effective | null>();
   readonly elementMemo = new Map<number, Effective | null>();
@@ -108,6 +110,7 @@ export function buildEffective(
       hasType = true;
     }
     if (Array.isArray(f.enum)) enumMask |= addEnum(e, f.enum, cx);
+    if (typeof f.$dynamicRef === 'string' || typeof f.$recursiveRef === 'string') e.approximate = true;
     if (Object.hasOwn(f, 'const')) enumMask |= addEnum(e, [f.const], cx);
     readObjectKeywords(e, f, cx);
     readArrayKeywords(e, f, cx.draft);

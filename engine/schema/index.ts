@@ -14,6 +14,8 @@ import { setValidationBudget, ValidationBudgetExceeded } from './validation-budg
 import { WalkEnv } from './walk-env.js';
 import { walk } from './walker.js';
 
+export { warmUpMetaValidators } from './compile.js';
+
 export interface SchemaOutcome {
   /** The value after coercion, removal and injection (may be the same object, mutated). */
   value: unknown;

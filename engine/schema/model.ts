@@ -4,7 +4,7 @@
 // never from the value, so the memory stays bounded by the schema's size.
 import { EnumInfo } from './enum-coercion.js';
 import {
-  Additional, buildEffective, collectDeclared, Effective, unionGroupsOf,
+  buildEffective, collectDeclared, Effective, unionGroupsOf,
   type Draft, type FacetContext, type LooseDeclarations, type UnionGroup,
 } from './effective.js';
 import { SafePattern } from './safe-pattern.js';
@@ -194,4 +194,3 @@ function findInjection(e: Effective): { value: unknown } | null {
   return null;
 }
 
-export { Additional };

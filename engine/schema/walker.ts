@@ -1,9 +1,9 @@
 // Walks a value against its schema and repairs it in place: type coercion, enum coercion, removal
 // of undeclared members, injection of required members, anyOf/oneOf branch choice. Where the
-// schema that applies is certain (no anyOf/oneOf branch was guessed on the way), it also notes the
-// type and required-member failures it could not repair, so every one of them can be reported. An explicit
-// stack (not recursion) carries the walk, so a deeply nested value cannot overflow the JS stack;
-// the walk goes exactly as deep as the value does, whatever cycles the schema's $refs contain.
+// schema that applies is certain (no anyOf/oneOf branch was guessed on the way), it also notes
+// the type and required-member failures it could not repair, so all of them can be reported.
+// An explicit stack (not recursion) carries the walk, so a deeply nested value cannot overflow
+// the JS stack; it goes exactly as deep as the value does, whatever cycles the $refs contain.
 import { coerce, NOT_COERCIBLE } from './coerce.js';
 import type { Effective } from './effective.js';
 import { childPointer } from './json-pointer.js';
@@ -46,7 +46,7 @@ export function walk(
     const key = keys.pop()!;
     const frameFlags = depthsAndCertainty.pop()!;
     let checkDepth = frameFlags >> 1;
-    let certain = (frameFlags & 1) === 1;
+    let certain = (frameFlags & 1) === 1 && !e.approximate;
     if (trial) {
       if (--env.budget < 0) { env.aborted = true; return result; }
     } else {
