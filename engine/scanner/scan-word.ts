@@ -189,6 +189,27 @@ function bareValue(s: Scanner, start: number): boolean {
   return true;
 }
 
+/**
+ * `{"total": 1,234.56}`: three digits after a number and its comma, with no colon after them, are
+ * the number's next digit group (a thousands separator), not a member name.
+ */
+function thousandsGroup(s: Scanner, text: string, start: number, end: number, stop: number): boolean {
+  if (stop < text.length && text.charCodeAt(stop) === 0x3a) return false; // : — it is a name after all
+  if (start === 0 || text.charCodeAt(start - 1) !== 0x2c) return false; // a separator has no space after it
+  if (!/^\d{3}(\.\d+)?$/.test(text.slice(start, end))) return false;
+  const top = s.stack[s.stack.length - 1]!;
+  if (top.members === 0) return false;
+  const previous = s.lastValue();
+  if (typeof previous !== 'number' || !Number.isInteger(previous) || String(previous).includes('e')) return false;
+  // repair: the digit groups are joined into one number — a guess, so medium confidence
+  s.record('merged_thousands_separator', start);
+  s.replaceLast(Number(String(previous) + text.slice(start, end)));
+  s.afterComma = false;
+  s.phase = AFTER_VALUE;
+  s.i = stop;
+  return true;
+}
+
 /** An unquoted member name at s.i: up to the `:` (or the end of the member), trimmed. */
 export function scanKeyWord(s: Scanner): boolean {
   const text = s.text;
@@ -208,6 +229,7 @@ export function scanKeyWord(s: Scanner): boolean {
     s.i = start + 1;
     return true;
   }
+  if (thousandsGroup(s, text, start, end, i)) return true;
   // repair: an unquoted member name is quoted
   s.record('quoted_unquoted_keys', start);
   if (i < len && text.charCodeAt(i) === 0x22 && text.charCodeAt(i + 1) === 0x3a) i++; // `{a":1}`: a stray quote before the colon

@@ -71,6 +71,7 @@ const rows: Row[] = [
   ['{"a": [1, 2}, "b": 3}', { a: [1, 2], b: 3 }, ['closed_mismatched_bracket'], 'medium'],
   ['[{"a": 1]', [{ a: 1 }], ['closed_object_bracket']],
   ['{"a":\u00a0"b"}', { a: 'b' }, ['normalized_whitespace']],
+  ['{"total": 1,234.56, "n": 2}', { total: 1234.56, n: 2 }, ['merged_thousands_separator'], 'medium'],
   // scalars at the root
   ['tru', true, ['completed_truncated_literal']],
   ["'single'", 'single', ['converted_single_quotes']],
