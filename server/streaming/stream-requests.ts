@@ -1,0 +1,100 @@
+// Request bodies of the three stream endpoints in both contracts, validated with validators
+// compiled once at load. As on /v1/repair, unknown fields are refused.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Mode } from '../../engine/types.js';
+import { isPlainObject, detectContract, type Contract } from '../contracts/contract.js';
+import type { ContractSetting } from '../config/load-config.js';
+import { describe } from '../contracts/request-validation.js';
+
+export type StreamEndpoint = 'start' | 'push' | 'finalize';
+
+export interface StartRequest {
+  /** The client's id (compact), as sent; '' for the envelope, whose id the server issues. */
+  sessionId: string;
+  schema: unknown;
+  mode: Mode;
+  echoBuffer: boolean;
+}
+
+export interface PushRequest { sessionId: string; chunk: string }
+export interface FinalizeRequest { sessionId: string }
+
+/** Any RFC 9562 UUID in its 8-4-4-4-12 text form (any version; hex digits in either case). */
+const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+/** Issued ids are 22 characters; anything much longer cannot be one and is not worth a lookup. */
+const ENVELOPE_ID = { type: 'string', minLength: 1, maxLength: 128 } as const;
+const COMPACT_ID = { type: 'string', pattern: UUID } as const;
+const MODE = { type: 'string', enum: ['strict', 'lenient'] } as const;
+// JSON Schema allows booleans as schemas; null means "none", as on /v1/repair.
+const SCHEMA = { type: ['object', 'boolean', 'null'] } as const;
+
+const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
+const compile = (required: string[], properties: Record<string, object>): ValidateFunction =>
+  ajv.compile({ type: 'object', required, additionalProperties: false, properties });
+
+const validators: Record<StreamEndpoint, Record<Contract, ValidateFunction>> = {
+  start: {
+    envelope: compile([], { schema: SCHEMA, mode: MODE, echo_buffer: { type: 'boolean' } }),
+    compact: compile(['sessionId'], { sessionId: COMPACT_ID, schema: SCHEMA, mode: MODE }),
+  },
+  push: {
+    envelope: compile(['session_id', 'chunk'], { session_id: ENVELOPE_ID, chunk: { type: 'string' } }),
+    compact: compile(['sessionId', 'content'], { sessionId: COMPACT_ID, content: { type: 'string' } }),
+  },
+  finalize: {
+    envelope: compile(['session_id'], { session_id: ENVELOPE_ID }),
+    compact: compile(['sessionId'], { sessionId: COMPACT_ID }),
+  },
+};
+
+/** The spec's defaults: envelope `strict`, compact `lenient`. */
+const DEFAULT_MODE: Record<Contract, Mode> = { envelope: 'strict', compact: 'lenient' };
+
+/**
+ * The contract of a stream request. `start` bodies may name neither contract's fields (the
+ * envelope start may be `{}`), and only the compact one carries `sessionId`: such a body is envelope.
+ */
+export function streamContract(endpoint: StreamEndpoint, body: unknown, setting: ContractSetting): Contract | null {
+  const contract = detectContract(body, setting);
+  if (contract === null && endpoint === 'start' && isPlainObject(body)) return 'envelope';
+  return contract;
+}
+
+function explain(error: ErrorObject): string {
+  if (error.keyword === 'pattern') return `"${error.instancePath.slice(1)}" must be a UUID (for example 123e4567-e89b-42d3-a456-426614174000).`;
+  if (error.keyword === 'maxLength' || error.keyword === 'minLength') return `"${error.instancePath.slice(1)}" is not a session id.`;
+  if (error.instancePath === '/echo_buffer') return '"echo_buffer" must be a boolean.';
+  return describe(error);
+}
+
+function check(endpoint: StreamEndpoint, body: unknown, contract: Contract): Record<string, unknown> | string {
+  const validate = validators[endpoint][contract];
+  return validate(body) ? (body as Record<string, unknown>) : explain(validate.errors![0]!);
+}
+
+/** A validated request, or the message of an INVALID_REQUEST. */
+export function readStart(body: unknown, contract: Contract): StartRequest | string {
+  const fields = check('start', body, contract);
+  if (typeof fields === 'string') return fields;
+  return {
+    sessionId: contract === 'compact' ? (fields.sessionId as string) : '',
+    schema: fields.schema ?? undefined,
+    mode: (fields.mode as Mode | undefined) ?? DEFAULT_MODE[contract],
+    // The compact push answer carries no buffer, so its streams never build one.
+    echoBuffer: contract === 'envelope' && fields.echo_buffer !== false,
+  };
+}
+
+export function readPush(body: unknown, contract: Contract): PushRequest | string {
+  const fields = check('push', body, contract);
+  if (typeof fields === 'string') return fields;
+  return contract === 'envelope'
+    ? { sessionId: fields.session_id as string, chunk: fields.chunk as string }
+    : { sessionId: (fields.sessionId as string), chunk: fields.content as string };
+}
+
+export function readFinalize(body: unknown, contract: Contract): FinalizeRequest | string {
+  const fields = check('finalize', body, contract);
+  if (typeof fields === 'string') return fields;
+  return { sessionId: contract === 'envelope' ? (fields.session_id as string) : (fields.sessionId as string) };
+}

@@ -1,0 +1,75 @@
+// POST /v1/repair/stream/start|push|finalize. Each goes through the shared JSON POST pipeline
+// (request id, key, admission, body limit, error shapes); dispatch reads the body, picks its
+// contract and hands the validated request to StreamSessions. Streaming needs a key: the demo has none.
+import { makeError } from '../../engine/error-codes.js';
+import type { ContractSetting } from '../config/load-config.js';
+import { fallbackContract, type Contract } from '../contracts/contract.js';
+import type { HttpContext } from '../http/http-context.js';
+import { jsonPostHandler, type JsonPostRoute, type PostRequest, type RouteAnswer } from '../http/json-post.js';
+import type { RouteEntry } from '../http/router.js';
+import { readFinalize, readPush, readStart, streamContract, type StreamEndpoint } from './stream-requests.js';
+import { refusal, type StreamSessions } from './stream-sessions.js';
+
+const NOT_JSON = makeError('INVALID_REQUEST', 'The request body is not valid JSON.');
+const NEITHER = makeError('INVALID_REQUEST', 'The request names neither contract: send "session_id" / "chunk" (envelope contract) or "sessionId" / "content" (compact contract).');
+const NOT_OBJECT = makeError('INVALID_REQUEST', 'The request body must be a JSON object.');
+
+export class StreamRoute implements JsonPostRoute {
+  readonly name: string;
+  readonly requiresKey = true;
+  readonly demoMessage = null;
+
+  constructor(
+    readonly endpoint: StreamEndpoint,
+    private readonly sessions: StreamSessions,
+    private readonly setting: ContractSetting,
+  ) {
+    this.name = `stream_${endpoint}`;
+  }
+
+  dispatch(request: PostRequest, body: Uint8Array): RouteAnswer | Promise<RouteAnswer> {
+    const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return refusal(fallbackContract(this.setting), NOT_JSON, body.byteLength);
+    }
+    const contract = streamContract(this.endpoint, parsed, this.setting);
+    if (contract === null) {
+      const objectBody = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+      return refusal('envelope', objectBody ? NEITHER : NOT_OBJECT, body.byteLength);
+    }
+    switch (this.endpoint) {
+      case 'start': {
+        const start = readStart(parsed, contract);
+        return typeof start === 'string' ? invalid(contract, start) : this.sessions.start(request, contract, start);
+      }
+      case 'push': {
+        const push = readPush(parsed, contract);
+        return typeof push === 'string' ? invalid(contract, push) : this.sessions.push(request, contract, push);
+      }
+      case 'finalize': {
+        const finalize = readFinalize(parsed, contract);
+        return typeof finalize === 'string' ? invalid(contract, finalize) : this.sessions.finalize(request, contract, finalize);
+      }
+    }
+  }
+}
+
+function invalid(contract: Contract, message: string): RouteAnswer {
+  return refusal(contract, makeError('INVALID_REQUEST', message), 0);
+}
+
+export const STREAM_PATHS: Record<StreamEndpoint, string> = {
+  start: '/v1/repair/stream/start',
+  push: '/v1/repair/stream/push',
+  finalize: '/v1/repair/stream/finalize',
+};
+
+export function streamRouteEntries(ctx: HttpContext, sessions: StreamSessions): RouteEntry[] {
+  return (['start', 'push', 'finalize'] as const).map((endpoint) => {
+    const route = new StreamRoute(endpoint, sessions, ctx.config.contract);
+    return { method: 'post', path: STREAM_PATHS[endpoint], name: route.name, handler: jsonPostHandler(route, ctx) };
+  });
+}

@@ -1,0 +1,190 @@
+// start, push and finalize on the main thread: limits, ownership, clocks and sizes are decided
+// here, synchronously; the chunk then goes to the session's worker and the worker's reply (already
+// serialized in the request's contract) becomes the answer.
+import { randomBytes } from 'node:crypto';
+import { makeError } from '../../engine/error-codes.js';
+import type { RepairError } from '../../engine/types.js';
+import type { Contract } from '../contracts/contract.js';
+import { renderError } from '../contracts/render.js';
+import type { PostRequest, RouteAnswer } from '../http/json-post.js';
+import { FINALIZE, OPEN, PUSH, type WorkerReply } from './stream-protocol.js';
+import type { FinalizeRequest, PushRequest, StartRequest, StreamEndpoint } from './stream-requests.js';
+import { serializeCompactStart, serializeEnvelopeStart } from './stream-serializers.js';
+import { SessionTable, StreamSession, tableKeyOf } from './session-table.js';
+import type { StreamWorkers, WorkerCall } from './stream-workers.js';
+
+const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
+const BACKOFF = 'Retry with exponential backoff (for example 100 ms, 200 ms, 400 ms, with jitter), or finalize an open session first.';
+const NOT_FOUND = makeError('SESSION_NOT_FOUND');
+const WORKER_LOST = makeError('SESSION_NOT_FOUND', 'The worker holding this streaming session stopped; the session is gone.');
+const OPEN_LOST = makeError('SERVICE_UNAVAILABLE', 'The streaming session ended before it had opened (its worker stopped); start a new one.');
+const INTERNAL = makeError('INTERNAL_ERROR', 'The streaming session failed unexpectedly and was ended.');
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+export function answerOf(contract: Contract, status: number, body: string, errorCode: string | null, inputBytes: number): RouteAnswer {
+  return {
+    status,
+    body,
+    outcome: { contract, errorCode, confidence: null, repairCounts: NO_COUNTS, inputBytes, fault: null },
+    execution: 'none',
+  };
+}
+
+export function refusal(contract: Contract, error: RepairError, inputBytes: number): RouteAnswer {
+  const rendered = renderError(error, contract, null);
+  return answerOf(contract, rendered.status, rendered.body, rendered.errorCode, inputBytes);
+}
+
+/** One request waiting for its session's worker; resolves the promise the HTTP layer awaits. */
+class StreamCall implements WorkerCall {
+  sentAt = 0;
+  resolve: (answer: RouteAnswer) => void = ignore;
+
+  constructor(
+    readonly owner: StreamSessions,
+    readonly endpoint: StreamEndpoint,
+    readonly contract: Contract,
+    readonly session: StreamSession,
+    readonly inputBytes: number,
+  ) {}
+
+  settle(reply: WorkerReply | null, overran: boolean): void {
+    this.resolve(this.owner.answer(this, reply, overran));
+  }
+}
+
+function ignore(): void {}
+
+// A promise per waiting request without a closure per request: the executor is one shared function.
+let captured: ((answer: RouteAnswer) => void) | null = null;
+function capture(resolve: (answer: RouteAnswer) => void): void {
+  captured = resolve;
+}
+function waitFor(call: StreamCall): Promise<RouteAnswer> {
+  const promise = new Promise<RouteAnswer>(capture);
+  call.resolve = captured!;
+  captured = null;
+  return promise;
+}
+
+export class StreamSessions {
+  #nextHandle = 0;
+  readonly #serverFull: RepairError;
+  readonly #keyFull: RepairError;
+  readonly #overran: RepairError;
+
+  constructor(
+    readonly table: SessionTable,
+    readonly workers: StreamWorkers,
+    readonly maxPayloadBytes: number,
+    callTimeoutMs: number,
+  ) {
+    this.#serverFull = makeError('SERVICE_UNAVAILABLE', `The server holds its maximum of ${table.maxSessions} open streaming sessions.`, { suggestion: BACKOFF });
+    this.#keyFull = makeError('SERVICE_UNAVAILABLE', `This API key holds its maximum of ${table.maxPerKey} open streaming sessions.`, { suggestion: BACKOFF });
+    this.#overran = makeError('INTERNAL_ERROR', `The streaming worker did not answer within ${callTimeoutMs} ms and was stopped; its sessions are gone.`);
+  }
+
+  start(request: PostRequest, contract: Contract, start: StartRequest): RouteAnswer | Promise<RouteAnswer> {
+    const key = request.key!;
+    const now = performance.now();
+    // The operator's own tier (no rate limit, no quota) is bounded only by the server total.
+    const capacity = this.table.capacityFor(key.id);
+    if (capacity === 'server_full' || (capacity === 'key_full' && key.tier !== 'unlimited')) {
+      return refusal(contract, capacity === 'server_full' ? this.#serverFull : this.#keyFull, 0);
+    }
+    // 128 random bits: an id nobody can guess, so holding one is proof of having started it.
+    const sessionId = contract === 'envelope' ? randomBytes(16).toString('base64url') : start.sessionId;
+    const tableKey = tableKeyOf(contract, key.id, sessionId);
+    if (contract === 'compact' && this.table.find(tableKey, now) !== undefined) {
+      return refusal(contract, makeError('INVALID_REQUEST', `A streaming session with sessionId "${sessionId}" is already open; use a new UUID.`), 0);
+    }
+    const { slot, generation } = this.workers.assign();
+    const session = new StreamSession(tableKey, key.id, contract, sessionId, slot, generation, ++this.#nextHandle);
+    this.table.add(session, now);
+    const call = new StreamCall(this, 'start', contract, session, 0);
+    this.workers.call(slot, { op: OPEN, id: 0, handle: session.handle, mode: start.mode, schema: start.schema, echoBuffer: start.echoBuffer }, call);
+    return waitFor(call);
+  }
+
+  push(request: PostRequest, contract: Contract, push: PushRequest): RouteAnswer | Promise<RouteAnswer> {
+    const { chunk } = push;
+    const now = performance.now();
+    const session = this.table.find(tableKeyOf(contract, request.key!.id, push.sessionId), now);
+    const chunkBytes = Buffer.byteLength(chunk, 'utf8');
+    if (session === undefined) return refusal(contract, NOT_FOUND, chunkBytes);
+    if (chunkBytes > this.maxPayloadBytes) {
+      // Refused whole: nothing was added, so the session carries on.
+      const message = `The chunk is ${chunkBytes} bytes of UTF-8; the limit is ${this.maxPayloadBytes}.`;
+      return refusal(contract, makeError('PAYLOAD_TOO_LARGE', message), chunkBytes);
+    }
+    // A surrogate pair split across pushes is one 4-byte character, not two 3-byte replacements.
+    const joinsPair = session.pendingHighSurrogate && chunk.length > 0 && isLowSurrogate(chunk.charCodeAt(0));
+    const buffered = session.bufferedBytes + chunkBytes - (joinsPair ? 2 : 0);
+    if (buffered > this.maxPayloadBytes) {
+      this.table.end(session, 'terminated');
+      const message = `This chunk would take the session buffer to ${buffered} bytes, over the ${this.maxPayloadBytes}-byte limit; the session was terminated.`;
+      return refusal(contract, makeError('BUFFER_SIZE_EXCEEDED', message, { suggestion: 'Start a new session; send smaller documents.' }), chunkBytes);
+    }
+    session.bufferedBytes = buffered;
+    if (chunk.length > 0) session.pendingHighSurrogate = isHighSurrogate(chunk.charCodeAt(chunk.length - 1));
+    this.table.touch(session, now);
+    const call = new StreamCall(this, 'push', contract, session, chunkBytes);
+    this.workers.call(session.slot, {
+      op: PUSH, id: 0, handle: session.handle, chunk, contract, sessionId: push.sessionId, bufferedBytes: buffered, totalReceived: buffered,
+    }, call);
+    return waitFor(call);
+  }
+
+  finalize(request: PostRequest, contract: Contract, finalize: FinalizeRequest): RouteAnswer | Promise<RouteAnswer> {
+    const session = this.table.find(tableKeyOf(contract, request.key!.id, finalize.sessionId), performance.now());
+    if (session === undefined) return refusal(contract, NOT_FOUND, 0);
+    const call = new StreamCall(this, 'finalize', contract, session, session.bufferedBytes);
+    this.workers.call(session.slot, { op: FINALIZE, id: 0, handle: session.handle, contract, warnings: request.warnings }, call);
+    // Gone from the table at once: a second finalize, or a push racing this one, is not found.
+    this.table.end(session, 'finalized');
+    return waitFor(call);
+  }
+
+  /** The worker's reply (or its death) as the HTTP answer. */
+  answer(call: StreamCall, reply: WorkerReply | null, overran: boolean): RouteAnswer {
+    const { contract, session, inputBytes } = call;
+    if (reply === null) {
+      if (overran) return refusal(contract, this.#overran, inputBytes);
+      return refusal(contract, call.endpoint === 'start' ? OPEN_LOST : WORKER_LOST, inputBytes);
+    }
+    if (reply.gone) {
+      this.table.end(session, 'failed');
+      return refusal(contract, NOT_FOUND, inputBytes);
+    }
+    if (reply.fault !== null || reply.error !== null) {
+      this.table.end(session, 'failed');
+      const failed = refusal(contract, reply.error ?? INTERNAL, inputBytes);
+      failed.outcome.fault = reply.fault;
+      return failed;
+    }
+    if (call.endpoint === 'start') {
+      if (!this.table.opened(session, performance.now())) return refusal(contract, OPEN_LOST, 0);
+      const expiresAtMs = Date.now() + this.table.ttlMs;
+      const body = contract === 'envelope'
+        ? serializeEnvelopeStart({ session_id: session.sessionId, expires_at: expiresAtMs })
+        : serializeCompactStart({ sessionId: session.sessionId, expiresAt: new Date(expiresAtMs).toISOString() });
+      const started = answerOf(contract, 200, body, null, 0);
+      started.execution = 'stream';
+      return started;
+    }
+    const answer = answerOf(contract, 200, reply.body!, reply.errorCode, inputBytes);
+    answer.execution = 'stream';
+    if (call.endpoint === 'finalize') {
+      answer.outcome.confidence = reply.confidence as RouteAnswer['outcome']['confidence'];
+      answer.outcome.repairCounts = reply.repairCounts ?? NO_COUNTS;
+    }
+    return answer;
+  }
+}

@@ -1,0 +1,94 @@
+// The streaming layer assembled: its worker threads, the session table, one timer (expiry sweep and
+// the workers' deadline watchdog), its routes and its metrics. The server builds one at start-up.
+import type { Config } from '../config/load-config.js';
+import type { HttpContext } from '../http/http-context.js';
+import type { RouteEntry } from '../http/router.js';
+import type { Logger } from '../observe/logger.js';
+import { CLOSE } from './stream-protocol.js';
+import { streamRouteEntries } from './stream-routes.js';
+import { StreamSessions } from './stream-sessions.js';
+import { StreamWorkers } from './stream-workers.js';
+import { END_REASONS, SessionTable, type EndReason, type StreamSession } from './session-table.js';
+
+/** One key may hold this share of MAX_SESSIONS (at least one), so no single client takes them all. */
+export function sessionsPerKey(maxSessions: number): number {
+  return Math.max(1, Math.ceil(maxSessions / 4));
+}
+
+/** Often enough to free an expired session within a quarter of its TTL, at most once a second. */
+export function tickMs(config: Config): number {
+  return Math.max(10, Math.min(1_000, Math.floor(Math.min(config.sessionTtlMs, config.taskTimeoutMs) / 4)));
+}
+
+export class Streaming {
+  readonly workers: StreamWorkers;
+  readonly table: SessionTable;
+  readonly sessions: StreamSessions;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(config: Config, logger: Logger) {
+    this.workers = new StreamWorkers({
+      threads: config.workers,
+      callTimeoutMs: config.taskTimeoutMs,
+      workerData: { testHooks: config.testHooks },
+      onWorkerLost: (slot, generation) => {
+        logger.log('error', 'streaming worker stopped; its sessions are gone', { slot, generation });
+        this.table.endAllOn(slot, generation);
+      },
+      onError: (error) => logger.log('error', 'streaming worker error', { error: (error as Error)?.name ?? 'unknown' }),
+    });
+    this.table = new SessionTable(config.sessionTtlMs, config.maxSessions, sessionsPerKey(config.maxSessions), this.#onEnd);
+    this.sessions = new StreamSessions(this.table, this.workers, config.maxPayloadBytes, config.taskTimeoutMs);
+    this.workers.startAll();
+    this.#timer = setInterval(this.#tick, tickMs(config));
+    this.#timer.unref();
+  }
+
+  readonly #tick = (): void => {
+    const now = performance.now();
+    this.table.sweep(now);
+    this.workers.checkDeadlines(now);
+  };
+
+  readonly #onEnd = (session: StreamSession, reason: EndReason): void => {
+    this.workers.release(session.slot, session.generation);
+    // A finalized stream is dropped by the worker itself; a lost one went with its worker.
+    if (reason !== 'finalized' && reason !== 'worker_lost') {
+      this.workers.post(session.slot, session.generation, { op: CLOSE, handle: session.handle });
+    }
+  };
+
+  routes(ctx: HttpContext): RouteEntry[] {
+    return streamRouteEntries(ctx, this.sessions);
+  }
+
+  /** Prometheus lines; every label comes from a fixed list. */
+  metricLines(): string[] {
+    const t = this.table;
+    const out = [
+      '# HELP jsonmend_stream_sessions Streaming sessions open now.',
+      '# TYPE jsonmend_stream_sessions gauge',
+      `jsonmend_stream_sessions ${t.size}`,
+      '# HELP jsonmend_stream_sessions_started_total Streaming sessions started.',
+      '# TYPE jsonmend_stream_sessions_started_total counter',
+      `jsonmend_stream_sessions_started_total ${t.started}`,
+      '# HELP jsonmend_stream_sessions_ended_total Streaming sessions ended, by reason.',
+      '# TYPE jsonmend_stream_sessions_ended_total counter',
+    ];
+    for (let i = 0; i < END_REASONS.length; i++) out.push(`jsonmend_stream_sessions_ended_total{reason="${END_REASONS[i]}"} ${t.ended[i]}`);
+    out.push(
+      '# HELP jsonmend_stream_workers Streaming worker threads running.',
+      '# TYPE jsonmend_stream_workers gauge',
+      `jsonmend_stream_workers ${this.workers.alive}`,
+      '# HELP jsonmend_stream_worker_restarts_total Streaming workers replaced after dying.',
+      '# TYPE jsonmend_stream_worker_restarts_total counter',
+      `jsonmend_stream_worker_restarts_total ${this.workers.restarts}`,
+    );
+    return out;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.workers.close();
+  }
+}

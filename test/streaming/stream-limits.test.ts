@@ -1,0 +1,131 @@
+// Lifetimes and limits of streaming sessions, with a short SESSION_TTL_MS and a small
+// MAX_PAYLOAD_BYTES so they are quick to reach: inactivity expiry (envelope since the last
+// activity, compact since creation), the timer sweep, the chunk limit, the buffer circuit breaker,
+// and the MAX_SESSIONS bounds (per key and in total).
+import { setTimeout as sleep } from 'node:timers/promises';
+import t from 'tap';
+import { bearer, postJson, startServer } from '../helpers/start-server.js';
+
+const TTL = 600;
+const LIMIT = 4096;
+const PRO = ['lim-pro-1', 'lim-pro-2', 'lim-pro-3', 'lim-pro-4', 'lim-pro-5'];
+const UNLIMITED = 'lim-unlimited';
+const server = await startServer(t, {
+  API_KEYS: [...PRO.map((k) => `${k}:pro`), `${UNLIMITED}:unlimited`].join(','),
+  SESSION_TTL_MS: String(TTL),
+  MAX_PAYLOAD_BYTES: String(LIMIT),
+  MAX_SESSIONS: '4',
+});
+const auth = bearer(UNLIMITED);
+const at = (endpoint: string): string => `${server.url}/v1/repair/stream/${endpoint}`;
+let uuidCounter = 0;
+const newUuid = (): string => `00000000-0000-4000-9000-${String(++uuidCounter).padStart(12, '0')}`;
+
+async function metric(series: string): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(series + ' '));
+  return line === undefined ? NaN : Number(line.slice(series.length + 1));
+}
+
+async function startEnvelope(headers = auth): Promise<{ id: string; expiresAt: number }> {
+  const { body } = await postJson(at('start'), {}, headers);
+  return { id: body.session_id, expiresAt: body.expires_at };
+}
+
+const envelopeCode = (body: any): string | undefined => body.metadata?.errors?.[0]?.code;
+const compactCode = (body: any): string | undefined => body.errors?.[0]?.code;
+
+t.test('envelope: alive while pushed to, expired TTL after the last activity', async (t) => {
+  const started = Date.now();
+  const { id, expiresAt } = await startEnvelope();
+  t.ok(expiresAt >= started + TTL && expiresAt <= Date.now() + TTL);
+  for (let i = 0; i < 5; i++) {
+    await sleep(TTL / 3);
+    const { body } = await postJson(at('push'), { session_id: id, chunk: i === 0 ? '[' : `${i},` }, auth);
+    t.equal(body.state?.brace_depth, 1, `push ${i} at ${Date.now() - started} ms`);
+  }
+  t.ok(Date.now() - started > 1.5 * TTL, 'the session outlived its TTL by being used');
+  await sleep(TTL * 2);
+  const late = await postJson(at('push'), { session_id: id, chunk: '9]' }, auth);
+  t.match(late.body.metadata.errors[0], { code: 'SESSION_NOT_FOUND', severity: 'critical', recoverable: true });
+  t.equal(envelopeCode((await postJson(at('finalize'), { session_id: id }, auth)).body), 'SESSION_NOT_FOUND');
+});
+
+t.test('compact: expired TTL after creation, whatever the activity', async (t) => {
+  const id = newUuid();
+  const started = Date.now();
+  const start = await postJson(at('start'), { sessionId: id }, auth);
+  const expires = Date.parse(start.body.expiresAt);
+  t.ok(expires >= started + TTL && expires <= Date.now() + TTL, 'expiresAt is creation + TTL');
+  await sleep(TTL / 2);
+  t.equal((await postJson(at('push'), { sessionId: id, content: '[1' }, auth)).body.bufferedBytes, 2, 'alive before expiresAt');
+  // An envelope session would now live until TTL after this push; a compact one ends at expiresAt.
+  await sleep(Math.max(0, expires - Date.now()) + 50);
+  const late = await postJson(at('push'), { sessionId: id, content: ']' }, auth);
+  t.match(late.body, { valid: false, errors: [{ code: 'SESSION_NOT_FOUND', recoverable: true }] }, 'activity did not extend it');
+});
+
+t.test('the sweep frees expired sessions without being asked', async (t) => {
+  const expiredBefore = await metric('jsonmend_stream_sessions_ended_total{reason="expired"}');
+  await startEnvelope();
+  await postJson(at('start'), { sessionId: newUuid() }, auth);
+  t.equal(await metric('jsonmend_stream_sessions'), 2);
+  await sleep(TTL + 400);
+  t.equal(await metric('jsonmend_stream_sessions'), 0, 'gone within a tick of expiring, untouched');
+  t.equal(await metric('jsonmend_stream_sessions_ended_total{reason="expired"}'), expiredBefore + 2);
+});
+
+t.test('a chunk over MAX_PAYLOAD_BYTES (UTF-8) is refused; the session carries on', async (t) => {
+  const { id } = await startEnvelope();
+  const euros = '\u20ac'.repeat(Math.floor(LIMIT / 3) + 1); // under LIMIT UTF-16 units, over LIMIT bytes
+  t.ok(euros.length < LIMIT && Buffer.byteLength(euros) > LIMIT);
+  const big = await postJson(at('push'), { session_id: id, chunk: euros }, auth);
+  t.match(big.body.metadata.errors[0], { code: 'PAYLOAD_TOO_LARGE', severity: 'critical', recoverable: false, message: new RegExp(`${Buffer.byteLength(euros)} bytes`) });
+  const next = await postJson(at('push'), { session_id: id, chunk: '["ok"]' }, auth);
+  t.equal(next.body.state.json_parseable, true);
+  t.same((await postJson(at('finalize'), { session_id: id }, auth)).body.repaired, ['ok']);
+});
+
+t.test('circuit breaker: the push that takes the buffer past the limit terminates the session', async (t) => {
+  const { id } = await startEnvelope();
+  const half = '"' + 'a'.repeat(LIMIT / 2 - 1);
+  t.equal((await postJson(at('push'), { session_id: id, chunk: half }, auth)).body.state.in_string, true);
+  const full = await postJson(at('push'), { session_id: id, chunk: 'b'.repeat(LIMIT / 2) }, auth);
+  t.equal(full.body.state.in_string, true, 'exactly at the limit is still allowed');
+  const over = await postJson(at('push'), { session_id: id, chunk: '"' }, auth);
+  t.match(over.body.metadata.errors[0], { code: 'BUFFER_SIZE_EXCEEDED', severity: 'critical', recoverable: false });
+  t.equal(envelopeCode((await postJson(at('push'), { session_id: id, chunk: '' }, auth)).body), 'SESSION_NOT_FOUND');
+  t.equal(envelopeCode((await postJson(at('finalize'), { session_id: id }, auth)).body), 'SESSION_NOT_FOUND');
+
+  const cid = newUuid();
+  await postJson(at('start'), { sessionId: cid }, auth);
+  t.equal((await postJson(at('push'), { sessionId: cid, content: '\u00e9'.repeat(LIMIT / 2) }, auth)).body.bufferedBytes, LIMIT);
+  const compactOver = await postJson(at('push'), { sessionId: cid, content: 'x' }, auth);
+  t.match(compactOver.body, { valid: false, errors: [{ code: 'BUFFER_SIZE_EXCEEDED', recoverable: false }] });
+  t.equal(compactCode((await postJson(at('finalize'), { sessionId: cid }, auth)).body), 'SESSION_NOT_FOUND');
+  t.ok(await metric('jsonmend_stream_sessions_ended_total{reason="terminated"}') >= 2);
+  t.equal(await metric('jsonmend_stream_sessions'), 0);
+});
+
+t.test('MAX_SESSIONS: a quarter per key, the total for the server, SERVICE_UNAVAILABLE past either', async (t) => {
+  const [a, b, c, d, e] = PRO.map(bearer);
+  const first = await startEnvelope(a);
+  const second = await postJson(at('start'), {}, a);
+  t.match(second.body.metadata.errors[0], { code: 'SERVICE_UNAVAILABLE', recoverable: true, message: /this API key/i });
+  const others = [await startEnvelope(b), await startEnvelope(c), await startEnvelope(d)];
+  const full = await postJson(at('start'), { sessionId: newUuid() }, e);
+  t.match(full.body, { valid: false, errors: [{ code: 'SERVICE_UNAVAILABLE', recoverable: true, message: /server/ }] });
+  t.equal(compactCode((await postJson(at('start'), { sessionId: newUuid() }, auth)).body), 'SERVICE_UNAVAILABLE', 'the total binds every tier');
+  t.equal((await postJson(at('push'), { session_id: first.id, chunk: '[]' }, a)).body.state.json_parseable, true, 'open sessions are unaffected');
+  await postJson(at('finalize'), { session_id: first.id }, a);
+  const now = await startEnvelope(e);
+  t.match(now.id, /^[A-Za-z0-9_-]{22}$/, 'a finalized session frees its place');
+  for (const [session, key] of [[others[0]!, b], [others[1]!, c], [others[2]!, d], [now, e]] as const) {
+    await postJson(at('finalize'), { session_id: session.id }, key);
+  }
+  const u1 = await startEnvelope();
+  const u2 = await startEnvelope();
+  t.ok(u1.id && u2.id, 'the unlimited tier is bounded by the total only');
+  for (const s of [u1, u2]) await postJson(at('finalize'), { session_id: s.id }, auth);
+  t.equal(await metric('jsonmend_stream_sessions'), 0);
+});
