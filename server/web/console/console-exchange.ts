@@ -1,0 +1,120 @@
+// One console API request over uWS: the headers it needs (read synchronously, as uWS requires),
+// a small JSON body, and one answer written inside res.cork() after the async work. Nothing is
+// written after the client has gone. Requests in flight are counted, so a shutdown waits for them.
+import type { HeaderList } from '../../http/response-writer.js';
+import type { HttpContext } from '../../http/http-context.js';
+import { requestIdFor } from '../../http/request-id.js';
+import type { HttpRequest, HttpResponse } from '../../uws/load-uws.js';
+import { observeWeb, writeWebAnswer } from '../web-answer.js';
+import { CONSOLE_ERRORS, consoleFailure, type ConsoleFailure } from './console-errors.js';
+import { sessionIdFrom } from './cookies.js';
+import { CSRF_HEADER } from './csrf.js';
+
+/** Bodies are a few fields (email, password, key name); anything larger is not ours. */
+export const CONSOLE_BODY_LIMIT = 16 * 1024;
+const DIGITS = /^[0-9]{1,15}$/;
+const JSON_CONTENT = /^application\/json\s*(?:;|$)/i;
+
+export interface ConsoleReply {
+  status: number;
+  body: unknown;
+  /** A Set-Cookie value (sign-in, sign-out, a first visit). */
+  cookie?: string;
+}
+
+export class ConsoleExchange {
+  readonly time = Date.now();
+  readonly start = performance.now();
+  readonly requestId: string;
+  readonly sid: string;
+  readonly csrfToken: string;
+  readonly origin: string;
+  readonly fetchSite: string;
+  readonly host: string;
+  readonly contentType: string;
+  readonly contentLength: number;
+  readonly clientIp: string;
+  /** The client reached the proxy over HTTPS: the cookie gets Secure. */
+  readonly secure: boolean;
+  #aborted = false;
+  #answered = false;
+
+  constructor(readonly res: HttpResponse, req: HttpRequest, readonly ctx: HttpContext, readonly route: string) {
+    ctx.lifecycle.begin();
+    this.requestId = requestIdFor(req.getHeader('x-request-id'));
+    this.sid = sessionIdFrom(req.getHeader('cookie'));
+    this.csrfToken = req.getHeader(CSRF_HEADER);
+    this.origin = req.getHeader('origin');
+    this.fetchSite = req.getHeader('sec-fetch-site');
+    this.host = req.getHeader('host');
+    this.contentType = req.getHeader('content-type');
+    const length = req.getHeader('content-length');
+    this.contentLength = DIGITS.test(length) ? Number(length) : -1;
+    this.clientIp = ctx.clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for'));
+    this.secure = req.getHeader('x-forwarded-proto').toLowerCase() === 'https';
+    res.onAborted(() => {
+      this.#aborted = true;
+      this.#finish(0, 'aborted');
+    });
+  }
+
+  /** Reads the JSON body; resolves undefined after answering a body that is too large, not JSON, or not an object. */
+  readJson(): Promise<Record<string, unknown> | undefined> {
+    if (!JSON_CONTENT.test(this.contentType)) return this.#refuse(consoleFailure('UNSUPPORTED_MEDIA_TYPE'));
+    if (this.contentLength > CONSOLE_BODY_LIMIT) return this.#refuse(consoleFailure('BODY_TOO_LARGE'));
+    return new Promise((resolve) => {
+      const chunks: Buffer[] = [];
+      let received = 0;
+      this.res.onData((chunk, isLast) => {
+        if (this.#answered || this.#aborted) return;
+        received += chunk.byteLength;
+        if (received > CONSOLE_BODY_LIMIT) {
+          void this.#refuse(consoleFailure('BODY_TOO_LARGE')).then(resolve);
+          return;
+        }
+        chunks.push(Buffer.from(chunk.slice(0))); // uWS reuses the buffer after this callback
+        if (!isLast) return;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          parsed = undefined;
+        }
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) resolve(parsed as Record<string, unknown>);
+        else void this.#refuse(consoleFailure('INVALID_REQUEST', 'The body must be a JSON object.')).then(resolve);
+      });
+    });
+  }
+
+  reply(reply: ConsoleReply): void {
+    const headers: Array<[string, string]> = [['Content-Type', 'application/json'], ['Cache-Control', 'no-store']];
+    if (reply.cookie !== undefined) headers.push(['Set-Cookie', reply.cookie]);
+    this.#write(reply.status, headers, JSON.stringify(reply.body), 'ok');
+  }
+
+  fail(failure: ConsoleFailure, cookie?: string): void {
+    const entry = CONSOLE_ERRORS[failure.code];
+    const headers: Array<[string, string]> = [['Content-Type', 'application/json'], ['Cache-Control', 'no-store']];
+    if (failure.retryAfterSeconds !== undefined) headers.push(['Retry-After', String(failure.retryAfterSeconds)]);
+    if (cookie !== undefined) headers.push(['Set-Cookie', cookie]);
+    const body = JSON.stringify({ error: { code: failure.code, message: failure.message } });
+    this.#write(entry.status, headers, body, entry.outcome);
+  }
+
+  #refuse(failure: ConsoleFailure): Promise<undefined> {
+    this.fail(failure);
+    return Promise.resolve(undefined);
+  }
+
+  #write(status: number, headers: HeaderList, body: string, outcome: string): void {
+    if (this.#aborted || this.#answered) return;
+    this.#answered = true;
+    this.res.cork(() => writeWebAnswer(this.res, status, headers, body, this.requestId, this.ctx.lifecycle.draining));
+    this.#finish(status, outcome);
+  }
+
+  #finish(status: number, outcome: string): void {
+    observeWeb(this.ctx, this.route, this.requestId, this.time, this.start, status, outcome);
+    this.ctx.lifecycle.end();
+  }
+}

@@ -1,0 +1,183 @@
+// The OpenAPI 3.1 document of the public API, both contracts, served at GET /openapi.json. It is
+// built once at start from the schemas in openapi-schemas.ts; test/web/openapi.test.ts validates
+// real answers of a running server against it.
+import { VERSION } from '../version.js';
+import { SCHEMAS } from './openapi-schemas.js';
+
+const ref = (name: string): { $ref: string } => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object): object => ({ 'application/json': { schema } });
+const oneOf = (...names: string[]): object => ({ oneOf: names.map(ref) });
+const header = (description: string, type = 'string'): object => ({ description, schema: { type } });
+
+const REQUEST_ID = { 'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' } };
+const RATE_HEADERS = {
+  ...REQUEST_ID,
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+const ROUTING_ERRORS = {
+  '404': { $ref: '#/components/responses/NotFound' },
+  '405': { $ref: '#/components/responses/MethodNotAllowed' },
+};
+const COMPACT_429 = {
+  description: 'Compact contract only: rate limit exceeded (the envelope answers 200 with RATE_LIMIT_EXCEEDED).',
+  headers: RATE_HEADERS,
+  content: json(ref('CompactRateLimit')),
+};
+
+interface KeyedPost {
+  summary: string;
+  description: string;
+  request: [string, string];
+  ok: string[];
+  keyed: boolean;
+}
+
+function post(op: KeyedPost, operationId: string, tag: string): object {
+  return {
+    post: {
+      operationId,
+      tags: [tag],
+      summary: op.summary,
+      description: op.description,
+      security: op.keyed ? [{ bearerAuth: [] }] : [],
+      requestBody: { required: true, content: json(oneOf(...op.request)) },
+      responses: {
+        '200': {
+          description: 'The answer, errors included, in the contract the request spoke (envelope: check `success`; compact: check `valid`).',
+          headers: RATE_HEADERS,
+          content: json(oneOf(...op.ok)),
+        },
+        '429': COMPACT_429,
+        ...ROUTING_ERRORS,
+      },
+    },
+  };
+}
+
+const CONTRACTS_TEXT = 'With CONTRACT=auto (the default) the body\'s field names choose the contract: `raw_output`, `session_id` or `chunk` mean envelope; `content` or `sessionId` mean compact.';
+
+export const OPENAPI_DOCUMENT = {
+  openapi: '3.1.0',
+  jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+  info: {
+    title: 'jsonmend',
+    version: VERSION,
+    summary: 'Repairs the broken JSON that language models produce and reports every change.',
+    description: `Two contracts are served on the same paths: the envelope contract (the primary one) and the compact contract. ${CONTRACTS_TEXT} Every answer carries X-Request-ID. Keys are created in the web console at /console.`,
+    license: { name: 'MIT', identifier: 'MIT' },
+  },
+  servers: [{ url: '/', description: 'This server' }],
+  tags: [
+    { name: 'repair', description: 'Batch repair' },
+    { name: 'streaming', description: 'Streaming sessions: start, push chunks, finalize' },
+    { name: 'demo', description: 'Keyless demo, limited per client IP' },
+    { name: 'account', description: 'Usage of the calling key' },
+    { name: 'operations', description: 'Health, metrics and this document' },
+  ],
+  paths: {
+    '/v1/repair': post({
+      summary: 'Repair one text',
+      description: `Batch repair. ${CONTRACTS_TEXT} Envelope answers are always HTTP 200 with errors in metadata.errors; compact errors are HTTP 200 with valid: false, except rate limiting (429).`,
+      request: ['EnvelopeRepairRequest', 'CompactRepairRequest'],
+      ok: ['EnvelopeRepairResponse', 'CompactRepairSuccess', 'CompactFailure'],
+      keyed: true,
+    }, 'repair', 'repair'),
+    '/v1/demo/repair': post({
+      summary: 'Repair one text without a key (demo)',
+      description: 'The same bodies and answers as /v1/repair plus `demo: true` and a `message`, limited to DEMO_LIMIT_PER_HOUR requests per client IP per hour (X-RateLimit-* headers). A key, if sent, is ignored.',
+      request: ['EnvelopeRepairRequest', 'CompactRepairRequest'],
+      ok: ['EnvelopeDemoResponse', 'CompactDemoSuccess', 'CompactDemoFailure'],
+      keyed: false,
+    }, 'demoRepair', 'demo'),
+    '/v1/repair/stream/start': post({
+      summary: 'Start a streaming session',
+      description: 'Envelope: the server issues the session id (an empty object is a valid body). Compact: the client sends its own UUID. Sessions expire after SESSION_TTL_MS without activity; expired, finished and unknown sessions all answer SESSION_NOT_FOUND.',
+      request: ['EnvelopeStreamStartRequest', 'CompactStreamStartRequest'],
+      ok: ['EnvelopeStreamStartResponse', 'CompactStreamStartResponse', 'EnvelopeRepairResponse', 'CompactFailure'],
+      keyed: true,
+    }, 'streamStart', 'streaming'),
+    '/v1/repair/stream/push': post({
+      summary: 'Push a chunk',
+      description: 'Appends a chunk and answers the streaming state. A buffer over 5 MiB terminates the session (BUFFER_SIZE_EXCEEDED). Failures come in the batch failure shape of the contract.',
+      request: ['EnvelopeStreamPushRequest', 'CompactStreamPushRequest'],
+      ok: ['EnvelopeStreamPushResponse', 'CompactStreamPushResponse', 'EnvelopeRepairResponse', 'CompactFailure'],
+      keyed: true,
+    }, 'streamPush', 'streaming'),
+    '/v1/repair/stream/finalize': post({
+      summary: 'Finish a session and get the repair',
+      description: 'Answers like a batch repair of everything pushed; the session id is gone afterwards.',
+      request: ['EnvelopeStreamFinalizeRequest', 'CompactStreamFinalizeRequest'],
+      ok: ['EnvelopeRepairResponse', 'CompactRepairSuccess', 'CompactFailure'],
+      keyed: true,
+    }, 'streamFinalize', 'streaming'),
+    '/v1/usage': {
+      get: {
+        operationId: 'usage',
+        tags: ['account'],
+        summary: "This month's repairs for the calling key",
+        description: 'Months are UTC calendar months. Asking does not count against the rate limit. A bad key gets INVALID_API_KEY in the envelope failure shape (CONTRACT=compact: the compact one).',
+        security: [{ bearerAuth: [] }],
+        responses: {
+          '200': { description: 'The usage report, or an INVALID_API_KEY failure.', headers: REQUEST_ID, content: json(oneOf('UsageReport', 'EnvelopeRepairResponse', 'CompactFailure')) },
+          ...ROUTING_ERRORS,
+        },
+      },
+    },
+    '/health': {
+      get: {
+        operationId: 'health',
+        tags: ['operations'],
+        summary: 'Liveness and pool state',
+        security: [],
+        responses: {
+          '200': { description: 'Serving.', headers: REQUEST_ID, content: json(ref('Health')) },
+          '503': { description: 'Draining before shutdown.', headers: REQUEST_ID, content: json(ref('Health')) },
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'metrics',
+        tags: ['operations'],
+        summary: 'Prometheus metrics',
+        security: [],
+        responses: { '200': { description: 'Prometheus text format 0.0.4.', headers: REQUEST_ID, content: { 'text/plain': { schema: { type: 'string' } } } } },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'openapi',
+        tags: ['operations'],
+        summary: 'This document',
+        security: [],
+        responses: { '200': { description: 'OpenAPI 3.1.', headers: REQUEST_ID, content: json({ type: 'object' }) } },
+      },
+    },
+  },
+  components: {
+    securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (sk_live_…) from the console or `npm run key -- create`.' },
+    },
+    headers: {
+      'X-Request-ID': header('The request id (yours if you sent a safe one); quote it when reporting a problem.'),
+      'X-RateLimit-Limit': header('Requests allowed per window (per minute for keys, per hour for the demo).', 'integer'),
+      'X-RateLimit-Remaining': header('Requests still allowed now.', 'integer'),
+      'X-RateLimit-Reset': header('Unix time (seconds) when the full limit is available again.', 'integer'),
+    },
+    responses: {
+      NotFound: {
+        description: 'No such endpoint (NOT_FOUND), in the configured contract\'s failure shape (envelope with CONTRACT=auto).',
+        headers: REQUEST_ID,
+        content: json(oneOf('EnvelopeRepairResponse', 'CompactFailure')),
+      },
+      MethodNotAllowed: {
+        description: 'Wrong method (METHOD_NOT_ALLOWED); the Allow header lists the right ones.',
+        headers: { ...REQUEST_ID, Allow: header('Methods this path accepts.') },
+        content: json(oneOf('EnvelopeRepairResponse', 'CompactFailure')),
+      },
+    },
+    schemas: SCHEMAS,
+  },
+} as const;
