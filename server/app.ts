@@ -14,6 +14,7 @@ import type { RequestObserver } from './observe/request-record.js';
 import { RepairPool } from './pool/repair-pool.js';
 import { demoMessageFor, RepairRoute } from './routes/repair-route.js';
 import { statusRoutes } from './routes/status-routes.js';
+import { Streaming } from './streaming/streaming.js';
 import type { RepairTaskSettings } from './tasks/repair-task.js';
 import { loadUws, type us_listen_socket, type UwsBackend } from './uws/load-uws.js';
 
@@ -73,10 +74,14 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   };
   const repair = new RepairRoute('repair', ctx, pool, settings);
   const demo = new RepairRoute('demo', ctx, pool, settings);
+  // Streaming sessions run in their own worker threads (docs/streaming.md "Pinning").
+  const streaming = new Streaming(config, logger);
+  metrics.addSource(() => streaming.metricLines());
   const routes: RouteEntry[] = [
     { method: 'post', path: '/v1/repair', name: repair.name, handler: jsonPostHandler(repair, ctx) },
     { method: 'post', path: '/v1/demo/repair', name: demo.name, handler: jsonPostHandler(demo, ctx) },
     ...statusRoutes(ctx, pool, metrics, backend),
+    ...streaming.routes(ctx),
     ...(parts.extraRoutes?.(ctx, pool) ?? []),
   ];
   for (const name of [...routes.map((r) => r.name), 'not_found', 'method_not_allowed']) metrics.addRoute(name);
@@ -90,6 +95,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
     });
   }).catch(async (error: unknown) => {
     await pool.close();
+    await streaming.close();
     throw error;
   });
   const port = uws.us_socket_local_port(listenSocket);
@@ -110,6 +116,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
       ]);
       clearTimeout(timer);
       await pool.close();
+      await streaming.close();
       logger.flush();
       return { drained };
     })();

@@ -2,7 +2,7 @@
 // uWS thread, against the API_KEYS-only path (server/auth/key-store.ts MemoryKeyStore.lookup), and
 // what its background work costs (metadata and usage flushes, the key-change probe). Real SQLite
 // file in a temp DATA_DIR; nothing is mocked. The HTTP figure of issue 5 (keyed small repairs,
-// store vs API_KEYS only, target within 10%) needs the accounts layer wired into the server.
+// store vs API_KEYS only, target within 10%) is bench/accounts/http.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

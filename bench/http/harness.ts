@@ -23,7 +23,8 @@ export async function startProcess(main: string, env: Record<string, string>): P
   const logPath = join(dir, 'stdout.log');
   const fd = openSync(logPath, 'w');
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    // A throw-away DATA_DIR: the accounts database of a bench run is not the operator's ./data.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), ...env },
     stdio: ['ignore', fd, 'inherit'],
   });
   closeSync(fd);

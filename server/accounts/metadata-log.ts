@@ -1,33 +1,21 @@
 // The request metadata log (spec "What the service does" 6): one row per request with counts,
 // codes, sizes and timings, and nothing that could hold input or output text. record() copies
-// into a fixed-size columnar ring (no I/O, O(1)); flush() writes batches in one transaction each
-// from a timer or after `batchRows` rows, off the request path. When storage is stuck the ring
-// overwrites its oldest rows and counts them as dropped instead of growing.
+// into a fixed-size columnar ring (no I/O, O(1)); batches of `batchRows` rows are written as soon
+// as they are full, the rest by a timer, one transaction each, off the request path. When storage
+// is stuck the ring overwrites its oldest rows and counts them as dropped instead of growing.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { ERROR_CODES } from '../../engine/error-codes.js';
-import { REPAIR_KINDS } from '../../engine/repair-kinds.js';
 import type { RepairDetail } from '../../engine/types.js';
 import type { Clock } from './clock.js';
-import type { AccountsStorage, Contract, LoggedConfidence, MetadataRow } from './storage.js';
+import {
+  CONFIDENCES, COUNT_SLOTS, ENDPOINT_INDEX, KIND_SLOT, OTHER_SLOT, rowsOfBatch, stringColumn, type MetadataBatch,
+} from './metadata-batch.js';
+import type { AccountsStorage, Contract, LoggedConfidence } from './storage.js';
 
-export const ENDPOINTS = [
-  'other', '/v1/repair', '/v1/repair/stream/start', '/v1/repair/stream/push', '/v1/repair/stream/finalize',
-  '/v1/demo/repair', '/v1/usage',
-] as const;
-const ENDPOINT_INDEX = new Map<string, number>(ENDPOINTS.map((e, i) => [e, i]));
-// The server's route names (server/routes) for the same endpoints.
-for (const [route, path] of [['repair', '/v1/repair'], ['demo', '/v1/demo/repair'], ['usage', '/v1/usage']] as const) {
-  ENDPOINT_INDEX.set(route, ENDPOINTS.indexOf(path));
-}
-const CONTRACTS: readonly Contract[] = ['envelope', 'compact'];
-const CONFIDENCES: ReadonlyArray<LoggedConfidence | null> = [null, 'high', 'medium', 'low', 'n/a'];
+export { API_ROUTES, ENDPOINTS } from './metadata-batch.js';
+
 const CONFIDENCE_INDEX = new Map<LoggedConfidence | null, number>(CONFIDENCES.map((c, i) => [c, i]));
-// Only key ids we issue (newKeyId here, `env_` + 16 hex in server/auth/key-store.ts) are logged;
-// anything else (a raw key passed by mistake) becomes null.
-const KEY_ID_SHAPE = /^(?:key_[0-9A-Za-z]{16}|env_[0-9a-f]{16})$/;
-/** Outcomes the server reports that are not error codes. */
-const OTHER_OUTCOMES = new Set(['aborted']);
 const NO_REPAIRS: Readonly<Record<string, number>> = Object.freeze({});
+const MAX_COUNT = 0xffff_ffff;
 
 /** What the server passes per request. record() copies it, so one object may be reused. */
 export interface MetadataEntry {
@@ -41,7 +29,7 @@ export interface MetadataEntry {
   /** A code from engine/error-codes.ts or `aborted`; anything else is logged as UNKNOWN_REPAIR_ERROR. */
   errorCode: string | null;
   confidence: LoggedConfidence | null;
-  /** From repairCountsOf(); kept by reference until flushed, so do not mutate it afterwards. */
+  /** From repairCountsOf(): type -> count. Copied into fixed slots by record(). */
   repairCounts: Readonly<Record<string, number>> | null;
   inputBytes: number;
   latencyMs: number;
@@ -61,9 +49,14 @@ export function repairCountsOf(metadata: {
   return counts;
 }
 
+/** Where batches go: any AccountsStorage, or the ThreadedMetadataWriter, which takes them whole. */
+export interface MetadataLogSink extends Pick<AccountsStorage, 'insertMetadata'> {
+  insertMetadataBatch?(batch: MetadataBatch): Promise<void>;
+}
+
 export interface MetadataLogOptions {
   /** An AccountsStorage, or the ThreadedMetadataWriter (metadata-writer.ts). */
-  storage: Pick<AccountsStorage, 'insertMetadata'>;
+  storage: MetadataLogSink;
   clock: Clock;
   flushIntervalMs?: number;
   /** Rows per transaction; reaching it also schedules a flush. */
@@ -77,10 +70,11 @@ export class MetadataLog {
   readonly flushIntervalMs: number;
   readonly batchRows: number;
   readonly capacity: number;
-  readonly #storage: Pick<AccountsStorage, 'insertMetadata'>;
+  readonly #storage: MetadataLogSink;
   readonly #clock: Clock;
   readonly #onError: (error: unknown) => void;
-  // Columns of the ring; row `seq` lives at index seq % capacity.
+  // Columns of the ring; row `seq` lives at index seq % capacity. Repair counts take COUNT_SLOTS
+  // numbers per row, so no per-request object is kept alive (and promoted by the GC) until flushed.
   readonly #time: Float64Array;
   readonly #keyId: Array<string | null>;
   readonly #endpoint: Uint8Array;
@@ -88,7 +82,7 @@ export class MetadataLog {
   readonly #success: Uint8Array;
   readonly #errorCode: Array<string | null>;
   readonly #confidence: Uint8Array;
-  readonly #counts: Array<Readonly<Record<string, number>>>;
+  readonly #counts: Uint32Array;
   readonly #inputBytes: Float64Array;
   readonly #latency: Float64Array;
   #first = 0; // seq of the oldest unwritten row
@@ -96,6 +90,7 @@ export class MetadataLog {
   #dropped = 0;
   #written = 0;
   #flushing: Promise<number> | undefined;
+  #flushingAll = false;
   #soonScheduled = false;
   #timer: NodeJS.Timeout | undefined;
 
@@ -104,7 +99,7 @@ export class MetadataLog {
     this.#clock = options.clock;
     this.#onError = options.onError ?? (() => {});
     this.flushIntervalMs = options.flushIntervalMs ?? 1_000;
-    this.batchRows = options.batchRows ?? 500;
+    this.batchRows = Math.min(options.batchRows ?? 500, 65_536); // a batch's string indexes are 16-bit
     this.capacity = options.capacity ?? 50_000;
     const n = this.capacity;
     this.#time = new Float64Array(n);
@@ -114,7 +109,7 @@ export class MetadataLog {
     this.#success = new Uint8Array(n);
     this.#errorCode = new Array<string | null>(n).fill(null);
     this.#confidence = new Uint8Array(n);
-    this.#counts = new Array<Readonly<Record<string, number>>>(n).fill(NO_REPAIRS);
+    this.#counts = new Uint32Array(n * COUNT_SLOTS);
     this.#inputBytes = new Float64Array(n);
     this.#latency = new Float64Array(n);
   }
@@ -138,22 +133,52 @@ export class MetadataLog {
     this.#success[i] = entry.success ? 1 : 0;
     this.#errorCode[i] = entry.errorCode;
     this.#confidence[i] = CONFIDENCE_INDEX.get(entry.confidence) ?? 0;
-    this.#counts[i] = entry.repairCounts ?? NO_REPAIRS;
+    this.#recordCounts(i * COUNT_SLOTS, entry.repairCounts);
     this.#inputBytes[i] = entry.inputBytes;
     this.#latency[i] = entry.latencyMs;
     if (!this.#soonScheduled && this.#next - this.#first >= this.batchRows) {
       this.#soonScheduled = true;
       setImmediate(() => {
         this.#soonScheduled = false;
-        this.flush().catch(this.#onError);
+        this.#run(false).catch(this.#onError);
       }); // not unref'd: an unref'd immediate can leave the drain's next turn waiting for a timer
     }
   }
 
-  /** Writes every pending row, `batchRows` per transaction. Resolves to the number written. */
+  /** Only known repair type names get a slot (anything else is summed as `other`), whole counts only. */
+  #recordCounts(base: number, counts: Readonly<Record<string, number>> | null): void {
+    const slots = this.#counts;
+    slots.fill(0, base, base + COUNT_SLOTS);
+    if (counts === null) return;
+    for (const type in counts) {
+      const n = counts[type]!;
+      if (!(n >= 1) || !Number.isFinite(n)) continue;
+      const at = base + (KIND_SLOT.get(type) ?? OTHER_SLOT);
+      slots[at] = Math.min(MAX_COUNT, slots[at]! + Math.floor(n));
+    }
+  }
+
+  /** Writes every row pending now, `batchRows` per transaction. Resolves to the number written. */
   flush(): Promise<number> {
-    this.#flushing ??= this.#drain().finally(() => { this.#flushing = undefined; });
-    return this.#flushing;
+    return this.#run(true);
+  }
+
+  /**
+   * Rows that arrive while a batch is being written wait for the next full batch or the next
+   * flush, instead of leaving in a trickle of small batches (each pays a thread hand-over and a
+   * transaction): `all` writes the rows pending when it starts, otherwise full batches only.
+   */
+  #run(all: boolean): Promise<number> {
+    const running = this.#flushing;
+    if (running !== undefined) {
+      if (!all || this.#flushingAll) return running;
+      const afterwards = (): Promise<number> => this.#run(true);
+      return running.then(afterwards, afterwards);
+    }
+    this.#flushingAll = all;
+    const drain = this.#drain(all).finally(() => { this.#flushing = undefined; });
+    this.#flushing = drain;
+    return drain;
   }
 
   start(): void {
@@ -169,60 +194,42 @@ export class MetadataLog {
     await this.flush();
   }
 
-  async #drain(): Promise<number> {
+  async #drain(all: boolean): Promise<number> {
+    const until = this.#next;
+    const more = (): boolean => (all ? this.#first < until : this.#next - this.#first >= this.batchRows);
     let total = 0;
-    while (this.#next > this.#first) {
+    while (more()) {
       const start = this.#first;
-      const end = Math.min(this.#next, start + this.batchRows);
-      const rows: MetadataRow[] = [];
-      for (let seq = start; seq < end; seq++) rows.push(this.#row(seq % this.capacity));
-      await this.#storage.insertMetadata(rows);
+      const at = start % this.capacity;
+      // A batch never wraps around the ring, so each column is one contiguous slice.
+      const length = Math.min((all ? until : this.#next) - start, this.batchRows, this.capacity - at);
+      const batch = this.#slice(at, length);
+      if (this.#storage.insertMetadataBatch !== undefined) await this.#storage.insertMetadataBatch(batch);
+      else await this.#storage.insertMetadata(rowsOfBatch(batch));
       // Rows overwritten while the write was in flight were counted as dropped; skip past them.
-      this.#first = Math.max(this.#first, end);
-      this.#written += rows.length;
-      total += rows.length;
-      if (this.#next > this.#first) await nextTurn(); // let requests run between batches
+      this.#first = Math.max(this.#first, start + length);
+      this.#written += length;
+      total += length;
+      if (more()) await nextTurn(); // let requests run between batches
     }
     return total;
   }
 
-  #row(i: number): MetadataRow {
+  /** Copies of the columns (the ring keeps being written while the batch is in flight). */
+  #slice(at: number, length: number): MetadataBatch {
+    const end = at + length;
     return {
-      time: this.#time[i]!,
-      keyId: sanitizeKeyId(this.#keyId[i]!),
-      endpoint: ENDPOINTS[this.#endpoint[i]!]!,
-      contract: CONTRACTS[this.#contract[i]!]!,
-      success: this.#success[i] === 1,
-      errorCode: sanitizeErrorCode(this.#errorCode[i]!),
-      confidence: CONFIDENCES[this.#confidence[i]!]!,
-      repairCounts: sanitizeCounts(this.#counts[i]!),
-      inputBytes: finiteOrZero(this.#inputBytes[i]!),
-      latencyMs: finiteOrZero(this.#latency[i]!),
+      length,
+      time: this.#time.slice(at, end),
+      keyId: stringColumn(this.#keyId, at, end),
+      endpoint: this.#endpoint.slice(at, end),
+      contract: this.#contract.slice(at, end),
+      success: this.#success.slice(at, end),
+      errorCode: stringColumn(this.#errorCode, at, end),
+      confidence: this.#confidence.slice(at, end),
+      counts: this.#counts.slice(at * COUNT_SLOTS, end * COUNT_SLOTS),
+      inputBytes: this.#inputBytes.slice(at, end),
+      latencyMs: this.#latency.slice(at, end),
     };
   }
-}
-
-function sanitizeKeyId(keyId: string | null): string | null {
-  return keyId !== null && KEY_ID_SHAPE.test(keyId) ? keyId : null;
-}
-
-function sanitizeErrorCode(code: string | null): string | null {
-  if (code === null) return null;
-  return Object.hasOwn(ERROR_CODES, code) || OTHER_OUTCOMES.has(code) ? code : 'UNKNOWN_REPAIR_ERROR';
-}
-
-/** Only known repair type names and whole counts reach storage; anything else is summed as `other`. */
-function sanitizeCounts(counts: Readonly<Record<string, number>>): Record<string, number> {
-  const clean: Record<string, number> = {};
-  for (const [type, n] of Object.entries(counts)) {
-    const value = Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
-    if (value === 0) continue;
-    const name = Object.hasOwn(REPAIR_KINDS, type) ? type : 'other';
-    clean[name] = (clean[name] ?? 0) + value;
-  }
-  return clean;
-}
-
-function finiteOrZero(n: number): number {
-  return Number.isFinite(n) && n >= 0 ? n : 0;
 }

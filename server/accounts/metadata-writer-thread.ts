@@ -2,6 +2,7 @@
 // retention deletes, so neither the per-row insert cost (several µs) nor a lock wait ever runs on the
 // uWS thread. Protocol: see metadata-writer.ts.
 import { parentPort, workerData } from 'node:worker_threads';
+import { rowsOfBatch } from './metadata-batch.js';
 import { SqliteStorage } from './sqlite-storage.js';
 import type { WriterReply, WriterRequest } from './metadata-writer.js';
 
@@ -19,6 +20,9 @@ async function handle(request: WriterRequest): Promise<WriterReply> {
       case 'insert':
         await storage.insertMetadata(request.rows);
         return { id: request.id, ok: true, value: request.rows.length };
+      case 'insertBatch':
+        await storage.insertMetadata(rowsOfBatch(request.batch));
+        return { id: request.id, ok: true, value: request.batch.length };
       case 'delete':
         return { id: request.id, ok: true, value: await storage.deleteMetadataOlderThan(request.cutoff, request.limit) };
       case 'close':

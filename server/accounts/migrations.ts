@@ -52,6 +52,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX request_log_time ON request_log(time);
     `,
   },
+  {
+    // The web console lists a user's keys (server/web/console).
+    version: 2,
+    sql: 'CREATE INDEX api_keys_user ON api_keys(user_id);',
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -34,6 +34,26 @@ function toKey(row: KeyRow): StoredKey {
   };
 }
 
+const INSERT_LOG = `INSERT INTO request_log (time, key_id, endpoint, contract, success, error_code,
+  confidence, repair_counts, input_bytes, latency_ms) VALUES`;
+const LOG_VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const LOG_COLUMNS = 10;
+/** Rows per INSERT statement (500 parameters, far below SQLite's limit of 32,766). */
+const LOG_CHUNK_ROWS = 50;
+
+function logParams(r: MetadataRow, into: unknown[], at: number): void {
+  into[at] = r.time;
+  into[at + 1] = r.keyId;
+  into[at + 2] = r.endpoint;
+  into[at + 3] = r.contract;
+  into[at + 4] = r.success ? 1 : 0;
+  into[at + 5] = r.errorCode;
+  into[at + 6] = r.confidence;
+  into[at + 7] = JSON.stringify(r.repairCounts);
+  into[at + 8] = r.inputBytes;
+  into[at + 9] = r.latencyMs;
+}
+
 export function dbPathFor(dataDir: string): string {
   return join(dataDir, DB_FILE_NAME);
 }
@@ -61,6 +81,8 @@ export class SqliteStorage implements AccountsStorage {
       keyById: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
       setTier: db.prepare('UPDATE api_keys SET tier = ? WHERE id = ?'),
       listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
+      keysByUser: db.prepare('SELECT * FROM api_keys WHERE user_id = ? ORDER BY created_at, id'),
+      prefixExists: db.prepare('SELECT EXISTS (SELECT 1 FROM api_keys WHERE prefix = ?)').pluck(),
       activeKeys: db.prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL'),
       revokeCandidates: db.prepare('SELECT * FROM api_keys WHERE (id = ? OR prefix = ?) AND revoked_at IS NULL'),
       revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
@@ -71,8 +93,8 @@ export class SqliteStorage implements AccountsStorage {
         ON CONFLICT (key_id, month) DO UPDATE SET count = count + excluded.count`),
       usage: db.prepare('SELECT count FROM monthly_usage WHERE key_id = ? AND month = ?').pluck(),
       usageForMonth: db.prepare('SELECT key_id, count FROM monthly_usage WHERE month = ?'),
-      insertLog: db.prepare(`INSERT INTO request_log (time, key_id, endpoint, contract, success, error_code,
-        confidence, repair_counts, input_bytes, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertLog: db.prepare(`${INSERT_LOG} ${LOG_VALUES}`),
+      insertLogChunk: db.prepare(`${INSERT_LOG} ${Array<string>(LOG_CHUNK_ROWS).fill(LOG_VALUES).join(', ')}`),
       deleteOld: db.prepare(`DELETE FROM request_log WHERE id IN
         (SELECT id FROM request_log WHERE time < ? ORDER BY time LIMIT ?)`),
       countLog: db.prepare('SELECT count(*) FROM request_log').pluck(),
@@ -112,9 +134,18 @@ export class SqliteStorage implements AccountsStorage {
         for (const d of batch) s.addUsage.run(d.keyId, d.month, d.count);
       }),
       insertLog: db.transaction((rows: readonly MetadataRow[]) => {
-        for (const r of rows) {
-          s.insertLog.run(r.time, r.keyId, r.endpoint, r.contract, r.success ? 1 : 0, r.errorCode,
-            r.confidence, JSON.stringify(r.repairCounts), r.inputBytes, r.latencyMs);
+        // Whole chunks through the many-row statement (measured here: about 2 µs a row instead
+        // of 5 with the time index), the remainder one row at a time.
+        const chunked = rows.length - (rows.length % LOG_CHUNK_ROWS);
+        const params: unknown[] = new Array(LOG_CHUNK_ROWS * LOG_COLUMNS);
+        for (let at = 0; at < chunked; at += LOG_CHUNK_ROWS) {
+          for (let j = 0; j < LOG_CHUNK_ROWS; j++) logParams(rows[at + j]!, params, j * LOG_COLUMNS);
+          s.insertLogChunk.run(params);
+        }
+        const one: unknown[] = new Array(LOG_COLUMNS);
+        for (let i = chunked; i < rows.length; i++) {
+          logParams(rows[i]!, one, 0);
+          s.insertLog.run(one);
         }
       }),
     };
@@ -131,6 +162,14 @@ export class SqliteStorage implements AccountsStorage {
 
   async listKeys(): Promise<StoredKey[]> {
     return (this.#s.listKeys.all() as KeyRow[]).map(toKey);
+  }
+
+  async listKeysByUser(userId: string): Promise<StoredKey[]> {
+    return (this.#s.keysByUser.all(userId) as KeyRow[]).map(toKey);
+  }
+
+  async keyPrefixExists(prefix: string): Promise<boolean> {
+    return this.#s.prefixExists.get(prefix) === 1;
   }
 
   async revokeKey(idOrPrefix: string, at: number): Promise<{ revoked: StoredKey | null; matches: StoredKey[] }> {

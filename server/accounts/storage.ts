@@ -57,6 +57,10 @@ export interface AccountsStorage {
   /** API_KEYS seeding: insert, or update the tier of the key with this hash. Never un-revokes. */
   seedKey(key: NewKey): Promise<SeedOutcome>;
   listKeys(): Promise<StoredKey[]>;
+  /** One user's keys, revoked ones included, oldest first (the web console). */
+  listKeysByUser(userId: string): Promise<StoredKey[]>;
+  /** Whether any key, revoked or not, has this display prefix (prefixes are kept unique). */
+  keyPrefixExists(prefix: string): Promise<boolean>;
   /** Revokes the not-yet-revoked keys whose id or display prefix equals `idOrPrefix`, if exactly one matches. */
   revokeKey(idOrPrefix: string, at: number): Promise<{ revoked: StoredKey | null; matches: StoredKey[] }>;
   findKeyByHash(hash: string): Promise<StoredKey | undefined>;

@@ -35,7 +35,7 @@ const INPUT_FIELD: Record<Contract, 'raw_output' | 'content'> = { envelope: 'raw
 /** The spec's defaults: envelope `strict`, compact `lenient`. */
 const DEFAULT_MODE: Record<Contract, Mode> = { envelope: 'strict', compact: 'lenient' };
 
-function describe(error: ErrorObject): string {
+export function describe(error: ErrorObject): string {
   const field = error.instancePath === '' ? 'the request body' : `"${error.instancePath.slice(1)}"`;
   switch (error.keyword) {
     case 'required':

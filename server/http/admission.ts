@@ -23,9 +23,12 @@ export type AdmissionDecision =
     };
 
 export interface Admission {
-  /** When false the client IP is not computed (it costs a header read and an address decode). */
+  /**
+   * When false the client IP is not computed (it costs a header read and an address decode). It is
+   * computed for keyless requests only: keyed ones are limited per key.
+   */
   readonly needsClientIp: boolean;
-  /** `key` is undefined on keyless routes (the demo); `clientIp` is '' when not needed. */
+  /** `key` is undefined on keyless routes (the demo); `clientIp` is '' when not computed. */
   admit(route: string, key: KeyRecord | undefined, clientIp: string): AdmissionDecision;
 }
 

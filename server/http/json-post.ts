@@ -165,7 +165,8 @@ export class PostRequest {
     this.#buffer = null;
     this.#chunks = null;
     // While draining, answers close their connection so keep-alive clients reconnect elsewhere.
-    writeAnswer(this.res, answer.status, JSON_TYPE, answer.body, this.requestId, this.headers, this.ctx.lifecycle.draining);
+    // Paced: onAborted is registered (jsonPostHandler), so a large answer is written as the client reads.
+    writeAnswer(this.res, answer.status, JSON_TYPE, answer.body, this.requestId, this.headers, this.ctx.lifecycle.draining, true);
     this.#finish(answer, answer.execution);
   }
 
@@ -221,7 +222,8 @@ function admit(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res
     request.key = auth.key;
   }
   const { admission } = ctx;
-  const clientIp = admission.needsClientIp
+  // Keyed requests are limited per key; reading and decoding the peer address costs several µs.
+  const clientIp = admission.needsClientIp && request.key === undefined
     ? ctx.clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for'))
     : '';
   const decision = admission.admit(route.name, request.key, clientIp);

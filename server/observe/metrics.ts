@@ -32,7 +32,8 @@ export class Metrics implements RequestObserver {
   readonly #internalIndex = OUTCOMES.indexOf('INTERNAL_ERROR');
   readonly #repairIndex = new Map(REPAIR_TYPES.map((t, i) => [t, i]));
   readonly #repairs = new Float64Array(REPAIR_TYPES.length);
-  readonly #execution = { inline: 0, pool: 0, none: 0 };
+  readonly #execution = { inline: 0, pool: 0, none: 0, stream: 0 };
+  readonly #sources: Array<() => readonly string[]> = [];
   readonly #loopDelay: IntervalHistogram;
 
   constructor(private readonly gauges: () => PoolGauges) {
@@ -43,6 +44,11 @@ export class Metrics implements RequestObserver {
   /** Routes are registered up front so the label set is fixed before the first request. */
   addRoute(name: string): void {
     if (!this.#routes.has(name)) this.#routes.set(name, new RouteStats());
+  }
+
+  /** More series rendered on each scrape (the streaming layer's); their labels must be bounded too. */
+  addSource(lines: () => readonly string[]): void {
+    this.#sources.push(lines);
   }
 
   onRequest(r: RequestRecord): void {
@@ -109,6 +115,7 @@ export class Metrics implements RequestObserver {
     const memory = process.memoryUsage();
     gauge('process_resident_memory_bytes', 'Resident set size.', memory.rss);
     gauge('nodejs_heap_used_bytes', 'V8 heap in use (main thread).', memory.heapUsed);
+    for (const source of this.#sources) out.push(...source());
     return out.join('\n') + '\n';
   }
 }

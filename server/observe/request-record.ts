@@ -3,7 +3,8 @@
 import type { ResponseConfidence } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
 
-export type Execution = 'inline' | 'pool' | 'none';
+/** `stream`: answered by a streaming session's worker (server/streaming). */
+export type Execution = 'inline' | 'pool' | 'none' | 'stream';
 
 /** What a handler learned while answering; the HTTP layer adds time, route, key and status. */
 export interface AnswerOutcome {

@@ -23,6 +23,10 @@ export interface RepairPoolOptions {
 
 export type PoolAnswer = RepairTaskResult | RepairError;
 
+function emptyTask(): WorkerTask {
+  return { endpoint: 'repair', body: new ArrayBuffer(0), warnings: null };
+}
+
 export function isPoolError(answer: PoolAnswer): answer is RepairError {
   return (answer as RepairError).code !== undefined;
 }
@@ -34,6 +38,9 @@ export class RepairPool {
   readonly #timeoutMs: number;
   readonly #timeoutError: RepairError;
   #pending = 0;
+  /** Every first worker has loaded the engine (see the constructor); until then tasks wait for it. */
+  readonly #loaded: Promise<void>;
+  #isLoaded = false;
   readonly #settle = (): void => {
     this.#pending--;
   };
@@ -58,6 +65,14 @@ export class RepairPool {
     });
     // Without a listener, an error outside a task (a worker failing to start) kills the process.
     this.#pool.on('error', options.onPoolError);
+    // Piscina counts its first workers ready before they have loaded anything, so a task sent just
+    // after start-up would spend its deadline waiting for the engine to load (over 2 s on a busy
+    // machine), and stopping it would restart the worker. One trivial task per worker, without a
+    // deadline (an empty body: INVALID_REQUEST at once), loads them all before any real task goes.
+    const warmUps = Array.from({ length: options.workers }, () => this.#pool.run(emptyTask()).catch(() => undefined));
+    this.#loaded = Promise.all(warmUps).then(() => {
+      this.#isLoaded = true;
+    });
   }
 
   /** Tasks waiting for a free worker. */
@@ -91,8 +106,13 @@ export class RepairPool {
   submit(task: WorkerTask): Promise<PoolAnswer> | null {
     if (this.isFull) return null;
     this.#pending++;
-    const run = this.#pool.run(task, { transferList: [task.body], signal: AbortSignal.timeout(this.#timeoutMs) });
+    // The deadline starts when the task is queued, but not before the workers have loaded.
+    const run = this.#isLoaded ? this.#run(task) : this.#loaded.then(() => this.#run(task));
     return run.then(undefined, this.#toError).finally(this.#settle);
+  }
+
+  #run(task: WorkerTask): Promise<RepairTaskResult> {
+    return this.#pool.run(task, { transferList: [task.body], signal: AbortSignal.timeout(this.#timeoutMs) });
   }
 
   async close(): Promise<void> {

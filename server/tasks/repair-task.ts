@@ -51,7 +51,7 @@ function fail(error: RepairError, contract: Contract, settings: RepairTaskSettin
   };
 }
 
-function countRepairs(response: RepairResponse): Record<string, number> {
+export function countRepairs(response: RepairResponse): Record<string, number> {
   const counts = Object.create(null) as Record<string, number>;
   const applied = response.metadata.repairs_applied;
   for (let i = 0; i < applied.length; i++) {
@@ -61,7 +61,7 @@ function countRepairs(response: RepairResponse): Record<string, number> {
   return counts;
 }
 
-function addWarnings(response: RepairResponse, warnings: readonly Warning[]): void {
+export function addWarnings(response: RepairResponse, warnings: readonly Warning[]): void {
   if (!response.success) return;
   response.metadata.warnings.push(...warnings);
   // DESIGN.md: any warning makes the overall confidence at least medium.

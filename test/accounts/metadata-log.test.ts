@@ -43,7 +43,7 @@ function rows(path: string): Array<Record<string, unknown>> {
   }
 }
 
-t.test('rows are batched: M rows schedule one flush, written batchRows per transaction', async (t) => {
+t.test('rows are batched: full batches are written at once, batchRows per transaction', async (t) => {
   const real = openStorage(t);
   const { storage, calls } = counting(real);
   const log = new MetadataLog({ storage, clock: new ManualClock(T0), batchRows: 50, flushIntervalMs: 60_000, onError: (e) => t.error(e) });
@@ -55,7 +55,10 @@ t.test('rows are batched: M rows schedule one flush, written batchRows per trans
   for (let i = 49; i < 120; i++) { e.latencyMs = i; log.record(e); }
   t.equal(calls['insertMetadata'], undefined, 'never written inside record()');
   await sleep(50);
-  t.equal(calls['insertMetadata'], 3, '120 rows = 3 transactions of at most 50');
+  t.equal(calls['insertMetadata'], 2, 'full batches are written at once: 2 transactions of 50');
+  t.equal(log.pending, 20, 'the remainder waits for the timer (or a flush) instead of leaving as a small batch');
+  t.equal(await log.flush(), 20);
+  t.equal(calls['insertMetadata'], 3);
   t.equal(await real.countMetadata(), 120);
   t.equal(log.pending, 0);
   t.same(rows(real.path).map((r) => r['latency_ms']), Array.from({ length: 120 }, (_, i) => i), 'in order, each its own values');
@@ -99,7 +102,7 @@ t.test('row contents: counts and codes only, anything unexpected is normalised',
   t.equal(b!['key_id'], null, 'a raw key is never logged as a key id');
   t.equal(b!['endpoint'], 'other');
   t.equal(b!['error_code'], 'UNKNOWN_REPAIR_ERROR');
-  t.equal(b!['repair_counts'], '{"other":3,"removed_comments":1}');
+  t.same(JSON.parse(b!['repair_counts'] as string), { other: 3, removed_comments: 1 }, 'unknown types summed as other, counts whole');
   t.equal(b!['time'], T0, 'time defaults to the clock');
   log.record(entry({ endpoint: 'demo', keyId: 'env_0123456789abcdef', errorCode: 'aborted', confidence: 'n/a' }));
   await log.flush();

@@ -1,6 +1,9 @@
 // Starts the real server (`node dist/server/main.js`, so run `npm run build` first) on a free
 // port of 127.0.0.1 and stops it when the test ends, whatever happens.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const MAIN = fileURLToPath(new URL('../../dist/server/main.js', import.meta.url));
@@ -12,16 +15,24 @@ export interface StartedServer {
   child: ChildProcess;
   /** Everything the server printed on stdout so far. */
   stdout(): string;
+  /** Everything the server printed on stderr so far. */
+  stderr(): string;
   /** Sends the signal and resolves with the exit; SIGKILL after `graceMs`. */
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: '1', ...env };
+function serverEnv(env: Record<string, string>, dataDir: string | undefined): NodeJS.ProcessEnv {
+  return { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: '1', ...(dataDir === undefined ? {} : { DATA_DIR: dataDir }), ...env };
+}
+
+/** Unless the test names its own DATA_DIR, each server gets a throw-away one (never ./data). */
+function tempDataDir(env: Record<string, string>): string | undefined {
+  return env['DATA_DIR'] === undefined ? mkdtempSync(join(tmpdir(), 'jsonmend-test-data-')) : undefined;
 }
 
 export function startServer(t: Teardown, env: Record<string, string> = {}, startTimeoutMs = 15_000): Promise<StartedServer> {
-  const child = spawn(process.execPath, [MAIN], { env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const dataDir = tempDataDir(env);
+  const child = spawn(process.execPath, [MAIN], { env: serverEnv(env, dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
@@ -39,7 +50,10 @@ export function startServer(t: Teardown, env: Record<string, string> = {}, start
     }
     return exited;
   };
-  t.teardown(() => stop('SIGKILL'));
+  t.teardown(async () => {
+    await stop('SIGKILL');
+    if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in ${startTimeoutMs} ms:\n${stdout}${stderr}`)), startTimeoutMs);
     const onData = (): void => {
@@ -47,7 +61,7 @@ export function startServer(t: Teardown, env: Record<string, string> = {}, start
       if (match === null) return;
       clearTimeout(timer);
       child.stdout!.off('data', onData);
-      resolve({ url: match[1]!, child, stdout: () => stdout, stop });
+      resolve({ url: match[1]!, child, stdout: () => stdout, stderr: () => stderr, stop });
     };
     child.stdout!.on('data', onData);
     exited.then(({ code, signal }) => {
@@ -59,7 +73,8 @@ export function startServer(t: Teardown, env: Record<string, string> = {}, start
 
 /** Runs the server with a configuration expected to be refused; resolves with its exit and output. */
 export function expectRefusal(env: Record<string, string>, timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [MAIN], { env: serverEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const dataDir = tempDataDir(env);
+  const child = spawn(process.execPath, [MAIN], { env: serverEnv(env, dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
@@ -68,6 +83,7 @@ export function expectRefusal(env: Record<string, string>, timeoutMs = 15_000): 
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);
+      if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
       resolve({ code, stdout, stderr });
     });
   });

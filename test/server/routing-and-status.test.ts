@@ -7,10 +7,11 @@ const server = await startServer(t, { API_KEYS: `${KEY}:unlimited`, WORKERS: '2'
 
 t.test('unknown paths get a JSON 404, wrong methods a JSON 405 with Allow', async (t) => {
   const cases: [string, string, number, string | null][] = [
-    ['GET', '/', 404, null],
+    ['GET', '/nope', 404, null], // '/' is the playground (docs/web.md)
     ['GET', '/v1', 404, null],
     ['POST', '/v1/repair/', 404, null],
-    ['POST', '/v1/repair/stream/start', 404, null],
+    ['POST', '/v1/repair/stream/nope', 404, null],
+    ['GET', '/v1/repair/stream/start', 405, 'POST'],
     ['GET', '/v1/repair', 405, 'POST'],
     ['PUT', '/v1/repair', 405, 'POST'],
     ['DELETE', '/v1/demo/repair', 405, 'POST'],

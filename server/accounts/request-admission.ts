@@ -1,0 +1,76 @@
+// The server's admission hook (server/http/admission.ts) backed by the accounts layer. A keyed
+// request gets its tier's GCRA limit, or the degraded rate plus QUOTA_EXCEEDED once a degrading
+// tier has used its monthly quota; the demo gets its per-IP hourly window. Limited answers carry
+// X-RateLimit-Limit / -Remaining / -Reset, refusals also Retry-After. Only in-memory state is read.
+import { makeError, makeWarning } from '../../engine/error-codes.js';
+import type { RepairError, Warning } from '../../engine/types.js';
+import type { Admission as AdmissionHook, AdmissionDecision } from '../http/admission.js';
+import type { HeaderList } from '../http/response-writer.js';
+import { newAdmission, type KeyAdmission } from './admission.js';
+import { limitKeyForIp } from './client-ip.js';
+import type { DemoLimiter } from './demo-limiter.js';
+import type { KeyRecord } from './key-record.js';
+import { newDecision, type RateLimitDecision } from './rate-limiter.js';
+
+export interface RequestAdmissionOptions {
+  keyed: KeyAdmission;
+  demo: DemoLimiter;
+  /** Route name of the keyless demo endpoint (server/routes/repair-route.ts). */
+  demoRoute?: string;
+}
+
+const ADMITTED: AdmissionDecision = Object.freeze({ allowed: true, headers: null, warnings: null });
+const QUOTA_WARNINGS: readonly Warning[] = Object.freeze([Object.freeze(makeWarning('QUOTA_EXCEEDED'))]);
+
+export class RequestAdmission implements AdmissionHook {
+  // The demo is keyed by client IP; computing it costs a header read and an address decode.
+  readonly needsClientIp = true;
+  readonly #keyed: KeyAdmission;
+  readonly #demo: DemoLimiter;
+  readonly #demoRoute: string;
+  // Filled and read synchronously inside admit(); only the header list outlives the call.
+  readonly #keyDecision = newAdmission();
+  readonly #demoDecision = newDecision();
+
+  constructor(options: RequestAdmissionOptions) {
+    this.#keyed = options.keyed;
+    this.#demo = options.demo;
+    this.#demoRoute = options.demoRoute ?? 'demo';
+  }
+
+  admit(route: string, key: KeyRecord | undefined, clientIp: string): AdmissionDecision {
+    if (key !== undefined) return this.#admitKey(key);
+    if (route === this.#demoRoute) return this.#admitDemo(clientIp);
+    return ADMITTED;
+  }
+
+  #admitKey(key: KeyRecord): AdmissionDecision {
+    const d = this.#keyed.admit(key, this.#keyDecision);
+    if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers
+    if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? QUOTA_WARNINGS : null };
+    const rate = d.quotaExceeded ? `the degraded rate of ${d.limit} requests per minute (monthly quota used up)` : `${d.limit} requests per minute`;
+    return refusal(makeError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: this key allows ${rate}. Retry in ${d.retryAfterSeconds} s.`), d);
+  }
+
+  #admitDemo(clientIp: string): AdmissionDecision {
+    const d = this.#demo.check(limitKeyForIp(clientIp), this.#demoDecision);
+    if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: null };
+    const message = d.limit === 0
+      ? 'The demo is turned off on this server; use an API key.'
+      : `Demo limit exceeded: ${d.limit} requests per hour per IP address. Retry in ${d.retryAfterSeconds} s, or use an API key.`;
+    return refusal(makeError('RATE_LIMIT_EXCEEDED', message), d);
+  }
+}
+
+function limitHeaders(d: RateLimitDecision): HeaderList {
+  return [
+    ['X-RateLimit-Limit', String(d.limit)],
+    ['X-RateLimit-Remaining', String(d.remaining)],
+    ['X-RateLimit-Reset', String(d.resetSeconds)],
+  ];
+}
+
+function refusal(error: RepairError, d: RateLimitDecision): AdmissionDecision {
+  const headers: HeaderList = [...limitHeaders(d), ['Retry-After', String(d.retryAfterSeconds)]];
+  return { allowed: false, error, retryAfterSeconds: d.retryAfterSeconds, headers };
+}

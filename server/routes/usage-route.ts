@@ -1,0 +1,86 @@
+// GET /v1/usage (keyed): this month's repairs against the key's quota, answered at once from the
+// accounts layer's in-memory counters. It bypasses the admission hook: asking how much of the
+// limit is left must not use the limit up, and the answer costs about as much as /health.
+import build from 'fast-json-stringify';
+import { makeError } from '../../engine/error-codes.js';
+import type { UsageReport } from '../accounts/quota.js';
+import { authenticate } from '../auth/authenticate.js';
+import type { KeyRecord } from '../auth/key-store.js';
+import { fallbackContract } from '../contracts/contract.js';
+import { renderError } from '../contracts/render.js';
+import { notifyObservers, type HttpContext } from '../http/http-context.js';
+import { requestIdFor } from '../http/request-id.js';
+import { JSON_TYPE, writeAnswer } from '../http/response-writer.js';
+import type { RouteEntry } from '../http/router.js';
+import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
+import { describeFault } from '../observe/request-record.js';
+
+export interface UsageSource {
+  usageFor(record: KeyRecord): UsageReport;
+}
+
+const nullableInt = { type: ['integer', 'null'] };
+const usageSchema: object = {
+  type: 'object',
+  required: ['tier', 'month', 'count', 'quota', 'remaining', 'resets_at'],
+  properties: {
+    tier: { type: 'string' },
+    month: { type: 'string' },
+    count: { type: 'integer' },
+    quota: nullableInt,
+    remaining: nullableInt,
+    resets_at: { type: 'string' },
+    overage: { type: 'integer' },
+    overage_cost_usd: { type: 'number' },
+  },
+};
+const serializeUsage = build(usageSchema) as (report: UsageReport) => string;
+
+const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
+const INTERNAL = makeError('INTERNAL_ERROR');
+
+export function usageRoutes(ctx: HttpContext, usage: UsageSource): RouteEntry[] {
+  const contract = fallbackContract(ctx.config.contract);
+  const handler = (res: HttpResponse, req: HttpRequest): void => {
+    const start = performance.now();
+    const requestId = requestIdFor(req.getHeader('x-request-id'));
+    let keyId: string | null = null;
+    let outcome = 'ok';
+    let body: string;
+    let fault: unknown = null;
+    try {
+      const auth = authenticate(req.getHeader('authorization'), ctx.keyStore);
+      if (auth.ok) {
+        keyId = auth.key.id;
+        body = serializeUsage(usage.usageFor(auth.key));
+      } else {
+        const rendered = renderError(auth.error, contract, null, 0);
+        body = rendered.body;
+        outcome = rendered.errorCode ?? auth.error.code;
+      }
+    } catch (error) {
+      // Never let a bug here take the uWS thread down: this request fails, the process does not.
+      fault = error;
+      const rendered = renderError(INTERNAL, contract, null, 0);
+      body = rendered.body;
+      outcome = 'INTERNAL_ERROR';
+    }
+    if (fault !== null) ctx.logger.log('error', 'usage failed', { requestId, fault: describeFault(fault) });
+    writeAnswer(res, 200, JSON_TYPE, body, requestId, null, ctx.lifecycle.draining);
+    notifyObservers(ctx, {
+      time: Date.now(),
+      requestId,
+      route: 'usage',
+      keyId,
+      contract: null,
+      status: 200,
+      outcome,
+      confidence: null,
+      repairCounts: NO_COUNTS,
+      inputBytes: 0,
+      latencyMs: performance.now() - start,
+      execution: 'none',
+    });
+  };
+  return [{ method: 'get', path: '/v1/usage', name: 'usage', handler }];
+}

@@ -1,0 +1,60 @@
+// Shared by the test/accounts/http-*.test.ts files: they run the real server (dist/server/main.js)
+// and the real key CLI (dist/scripts/key.js) against one SQLite file in a temp DATA_DIR.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { generateApiKey } from '../../server/accounts/api-key.js';
+import { postJson, type JsonAnswer } from '../helpers/start-server.js';
+import { sleep } from './helpers.js';
+
+const KEY_CLI = fileURLToPath(new URL('../../dist/scripts/key.js', import.meta.url));
+const run = promisify(execFile);
+
+export const KEY_LINE = /^sk_live_[0-9A-Za-z]{32}$/;
+
+/** `npm run key -- <args>` without the rebuild: the compiled CLI, on `dataDir`. */
+export async function keyCli(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [KEY_CLI, ...args], { env: { ...process.env, DATA_DIR: dataDir } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+export const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? '';
+
+/** A fresh `sk_live_` key for API_KEYS, so seeded keys look like issued ones. */
+export const newKey = generateApiKey;
+
+export function repairAs(url: string, key: string | null, body: unknown, headers: Record<string, string> = {}): Promise<JsonAnswer> {
+  return postJson(`${url}/v1/repair`, body, key === null ? headers : { authorization: `Bearer ${key}`, ...headers });
+}
+
+export function demo(url: string, body: unknown, headers: Record<string, string> = {}): Promise<JsonAnswer> {
+  return postJson(`${url}/v1/demo/repair`, body, headers);
+}
+
+export async function usageOf(url: string, key: string): Promise<JsonAnswer> {
+  const response = await fetch(`${url}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
+  return { status: response.status, headers: response.headers, body: JSON.parse(await response.text()) };
+}
+
+/** The three X-RateLimit-* headers (and Retry-After), as numbers; NaN when absent. */
+export function limitHeaders(answer: JsonAnswer): { limit: number; remaining: number; reset: number; retryAfter: number } {
+  const n = (name: string): number => Number(answer.headers.get(name) ?? NaN);
+  return { limit: n('x-ratelimit-limit'), remaining: n('x-ratelimit-remaining'), reset: n('x-ratelimit-reset'), retryAfter: n('retry-after') };
+}
+
+export const errorCodeOf = (answer: JsonAnswer): string | undefined => answer.body?.metadata?.errors?.[0]?.code;
+
+/** Polls `check` every 20 ms; resolves with the ms it took, or Infinity past `limitMs`. */
+export async function msUntil(limitMs: number, check: () => Promise<boolean>): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    if (await check()) return performance.now() - start;
+    if (performance.now() - start > limitMs) return Infinity;
+    await sleep(20);
+  }
+}
