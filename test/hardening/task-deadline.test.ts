@@ -120,3 +120,12 @@ t.test('repeated crashes leave the server healthy and its logs clean', async (t)
   const errors = server.stdout().split('\n').filter((line) => line.includes('"level":"error"'));
   t.ok(errors.every((line) => /"msg":"repair failed"/.test(line) && !/at .*\.(ts|js):\d+/.test(line)), `${errors.length} error lines, each a repair failure without a stack`);
 });
+
+t.test('a request sent right at start-up does not spend its deadline waiting for the workers to load', async (t) => {
+  // Loading the engine in a worker takes 0.3-0.5 s (seconds on a busy machine): far over 100 ms.
+  const fresh = await startServer(t, { API_KEYS: `${KEY}:unlimited`, WORKERS: '2', INLINE_MAX_BYTES: '0', TASK_TIMEOUT_MS: '100' });
+  const answers = await Promise.all([0, 1, 2].map((i) => fetch(`${fresh.url}/v1/repair`, {
+    method: 'POST', headers: AUTH, body: JSON.stringify({ raw_output: `{"first": ${i}` }),
+  }).then((r) => r.json())));
+  t.same(answers.map((a) => a.repaired), [{ first: 0 }, { first: 1 }, { first: 2 }], 'all three repaired within a 100 ms deadline');
+});
