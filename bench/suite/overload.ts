@@ -103,12 +103,14 @@ export async function runOverload(key: string, times: OverloadTimes, cores: numb
       measuredRow(base('overload-accepted', `overload: accepted answers (${OVERLOAD_CONNECTIONS} conn.)`, OVERLOAD_CONNECTIONS), restricted(load, accepted, true), null, [], cores, accepted, true),
       [{ text: `p99 < ${bound.toFixed(1)} ms`, pass: accepted.count > 0 && accepted.p99 < bound }],
     );
-    acceptedRow.note = `bound = 2 x (QUEUE_MAX + WORKERS) x p50 alone; an unbounded queue would give about ${OVERLOAD_CONNECTIONS} x ${aloneMs.toFixed(1)} ms`;
     const refusedRow = withTargets(
       measuredRow(base('overload-refused', `overload: SERVICE_UNAVAILABLE answers (${OVERLOAD_CONNECTIONS} conn.)`, OVERLOAD_CONNECTIONS), restricted(load, refused, false), null, [], cores, refused, true),
       [{ text: 'refusals seen', pass: refused.count > 0 }, { text: `p99 < ${REFUSAL_P99_MS} ms`, pass: refused.count > 0 && refused.p99 < REFUSAL_P99_MS }],
     );
     refusedRow.note = `${((refused.count / Math.max(1, load.responses)) * 100).toFixed(1)}% of answers refused, counted from the bodies (HTTP 200 envelopes)`;
+    // Server CPU is shared by both kinds of answer: per answer of either kind, not per accepted one.
+    acceptedRow.serverMicrosPerRequest = refusedRow.serverMicrosPerRequest = (load.serverCores * 1e6) / load.requestsPerSecond;
+    acceptedRow.note = `bound = 2 x (QUEUE_MAX + WORKERS) x p50 alone; an unbounded queue would give about ${OVERLOAD_CONNECTIONS} x ${aloneMs.toFixed(1)} ms`;
     const recoveryLimit = 2 * aloneMs + 1;
     const afterRow = withTargets(
       measuredRow(base('overload-recovery', 'overload: right after the load stops (1 conn.)', 1), after, null, [], cores),
