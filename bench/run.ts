@@ -4,6 +4,7 @@
 //   --compare <file>      also print the change against an earlier results file
 //   --compare <a> --with <b>   compare two saved runs, without running anything
 //   --sweep               req/s and p99 against each capacity setting; PNG charts into docs/
+//   --charts <sweep.json> redraw those charts from a saved sweep, running nothing
 //   --only <id,id>        run only these scenarios (ids as in the results file; "overload")
 // Exit status: 0 when every target passes, 1 when one fails, 2 on a usage or run error.
 import { parseArgs } from 'node:util';
@@ -13,6 +14,7 @@ import { installCleanup, stopAll } from './suite/processes.js';
 import { renderNotes, renderRows } from './suite/report.js';
 import { loadResults, renderComparison, saveResults } from './suite/results.js';
 import { runSweep } from './suite/sweep.js';
+import { redrawSweepCharts } from './suite/sweep-charts.js';
 
 const { values } = parseArgs({
   options: {
@@ -21,13 +23,18 @@ const { values } = parseArgs({
     compare: { type: 'string' },
     with: { type: 'string' },
     only: { type: 'string' },
+    charts: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 
 async function main(): Promise<number> {
   if (values.help) {
-    process.stdout.write('usage: npm run bench [-- --quick] [--compare <file> [--with <file>]] [--sweep] [--only id,id]\n');
+    process.stdout.write('usage: npm run bench [-- --quick] [--compare <file> [--with <file>]] [--sweep] [--charts <sweep.json>] [--only id,id]\n');
+    return 0;
+  }
+  if (values.charts !== undefined) {
+    process.stdout.write(`charts: ${redrawSweepCharts(values.charts).join(', ')}\n`);
     return 0;
   }
   if (values.with !== undefined) {

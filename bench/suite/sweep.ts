@@ -3,23 +3,20 @@
 // (a --quick sweep draws into bench/results/charts-quick/ so it never replaces the committed ones).
 // A full sweep measures every point twice, the second round in reverse order, and shows the mean:
 // a neighbour's load that rises or falls during the sweep then weighs on both ends alike.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MALFORMED_1KB } from './bodies.js';
 import { boundBy, runLoad } from './load.js';
 import { generateKey, startJsonmend } from './processes.js';
-import { drawChart, type Panel } from './png/line-chart.js';
 import { Progress } from './progress.js';
 import { formatMs, formatRate } from './report.js';
 import { gitState, machineAtStart, RESULTS_DIR, round2, saveResults } from './results.js';
 import { DEMO_LIMIT_PER_HOUR } from './scenarios.js';
 import { probeStream } from './stream-session.js';
+import { DOCS_DIR, writeSweepCharts } from './sweep-charts.js';
 import { sweepPlan, type SweepGroup, type SweepPoint } from './sweep-plan.js';
 import { renderTable } from '../lib/table.js';
 
-const DOCS_DIR = fileURLToPath(new URL('../../../docs/', import.meta.url));
 const TIMES = { full: { seconds: 5, warmupSeconds: 2, rounds: 2 }, quick: { seconds: 2, warmupSeconds: 1, rounds: 1 } };
 const START_SECONDS = 2.5; // a server start and the pause after the warm-up
 
@@ -128,39 +125,6 @@ function groupTable(group: SweepGroup, results: readonly SweepResult[]): string 
   ], rows)}`;
 }
 
-function chartPanels(group: SweepGroup, results: readonly SweepResult[], categories: readonly string[]): Panel[] {
-  const mine = results.filter((r) => r.group === group.id);
-  const seriesNames = [...new Set(mine.map((r) => r.series))];
-  const line = (name: string, pick: (r: SweepResult) => number | undefined) => ({
-    name,
-    values: categories.map((x) => {
-      const found = mine.find((r) => r.x === x && r.series === name && r.status === 'measured');
-      const value = found === undefined ? undefined : pick(found);
-      return value === undefined || !Number.isFinite(value) ? null : value;
-    }),
-  });
-  if (group.id === 'queue-max' || group.id === 'max-sessions') {
-    const name = seriesNames[0]!;
-    const refusedLabel = group.id === 'queue-max' ? 'refused (SERVICE_UNAVAILABLE)' : 'refused or failed';
-    const served = group.id === 'queue-max' ? 'repaired' : 'served';
-    const refused = group.id === 'queue-max' ? (r: SweepResult) => r.refusedPerSecond : (r: SweepResult) => (r.refusedPerSecond ?? 0) + (r.failedPerSecond ?? 0);
-    return [
-      { title: 'answers per second', series: [{ ...line(name, (r) => r.repairedPerSecond), name: served }, { ...line(name, refused), name: refusedLabel }] },
-      { title: 'p99 ms (log scale)', log: true, series: [{ ...line(name, (r) => r.repairedP99), name: served }, ...(group.id === 'queue-max' ? [{ ...line(name, (r) => r.refusedP99), name: 'refused' }] : [])] },
-    ];
-  }
-  const panels: Panel[] = [];
-  if (group.id === 'body-size') panels.push({ title: 'input MB/s', series: seriesNames.map((n) => line(n, (r) => r.inputMBps)) });
-  panels.push({ title: group.id === 'body-size' ? 'req/s (log scale)' : 'req/s', log: group.id === 'body-size', series: seriesNames.map((n) => line(n, (r) => r.requestsPerSecond)) });
-  const parts = group.points[0]?.workload.parts;
-  if (parts !== undefined) {
-    panels.push({ title: 'p99 ms by body size (log scale)', log: true, series: parts.map((part, i) => ({ ...line(seriesNames[0]!, (r) => r.p99ByRequest?.[i]), name: part })) });
-  } else {
-    panels.push({ title: 'p99 ms (log scale)', log: true, series: seriesNames.map((n) => line(n, (r) => r.p99)) });
-  }
-  return panels;
-}
-
 export async function runSweep(options: { quick: boolean }): Promise<void> {
   const times = options.quick ? TIMES.quick : TIMES.full;
   const groups = sweepPlan();
@@ -184,25 +148,8 @@ export async function runSweep(options: { quick: boolean }): Promise<void> {
   const results = byPoint.map(combine);
   machine.loadavgEnd = loadavg().map(round2);
 
-  const chartDir = options.quick ? join(RESULTS_DIR, 'charts-quick') : DOCS_DIR;
-  mkdirSync(chartDir, { recursive: true });
-  const written: string[] = [];
-  for (const group of groups) {
-    process.stdout.write(`\n${groupTable(group, results)}\n`);
-    const categories = [...new Set(group.points.map((p) => p.x))];
-    const measured = results.some((r) => r.group === group.id && r.status === 'measured');
-    if (!group.chart || !measured) continue;
-    const png = drawChart({
-      title: group.title,
-      subtitle: `${group.subtitle}; ${git.sha}, load avg ${machine.loadavgStart[0]}`,
-      xLabel: group.xLabel,
-      categories,
-      panels: chartPanels(group, results, categories),
-    });
-    const path = join(chartDir, `capacity-${group.id}.png`);
-    writeFileSync(path, png);
-    written.push(path);
-  }
+  for (const group of groups) process.stdout.write(`\n${groupTable(group, results)}\n`);
+  const written = writeSweepCharts(groups, results, git.sha, options.quick ? join(RESULTS_DIR, 'charts-quick') : DOCS_DIR);
   const path = saveResults({
     kind: 'jsonmend-bench-sweep', mode: options.quick ? 'quick' : 'full', date: startedAt.toISOString(), git, node: process.version, machine,
     settings: { ...times, server: 'node dist/server/main.js, PORT=0, HOST=127.0.0.1, API_KEYS=<generated>:unlimited, DATA_DIR temporary; the listed variables set, others default' },

@@ -45,7 +45,7 @@ export function shortNumber(value: number): string {
 }
 
 function trim(value: number): string {
-  return String(Number(value.toPrecision(value >= 100 ? 3 : 2)));
+  return String(Number(value.toPrecision(3)));
 }
 
 /** Evenly spaced round ticks from 0 to at least `max`. */
