@@ -16,17 +16,17 @@ export interface SimpleAnswer {
 
 const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
 
-export function answerAtOnce(ctx: HttpContext, routeName: string, res: HttpResponse, req: HttpRequest, answer: SimpleAnswer, outcome: string): void {
-  const start = performance.now();
-  const requestId = requestIdFor(req.getHeader('x-request-id'));
-  writeAnswer(res, answer.status, answer.contentType, answer.body, requestId, answer.headers, ctx.lifecycle.draining);
+/** Tells the observers (logs, metrics, metadata) about an answer that involved no repair. */
+export function observeNonRepair(
+  ctx: HttpContext, route: string, requestId: string, keyId: string | null, time: number, start: number, status: number, outcome: string,
+): void {
   notifyObservers(ctx, {
-    time: Date.now(),
+    time,
     requestId,
-    route: routeName,
-    keyId: null,
+    route,
+    keyId,
     contract: null,
-    status: answer.status,
+    status,
     outcome,
     confidence: null,
     repairCounts: NO_COUNTS,
@@ -34,6 +34,13 @@ export function answerAtOnce(ctx: HttpContext, routeName: string, res: HttpRespo
     latencyMs: performance.now() - start,
     execution: 'none',
   });
+}
+
+export function answerAtOnce(ctx: HttpContext, routeName: string, res: HttpResponse, req: HttpRequest, answer: SimpleAnswer, outcome: string): void {
+  const start = performance.now();
+  const requestId = requestIdFor(req.getHeader('x-request-id'));
+  writeAnswer(res, answer.status, answer.contentType, answer.body, requestId, answer.headers, ctx.lifecycle.draining);
+  observeNonRepair(ctx, routeName, requestId, null, Date.now(), start, answer.status, outcome);
 }
 
 export function getHandler(ctx: HttpContext, routeName: string, produce: () => SimpleAnswer): (res: HttpResponse, req: HttpRequest) => void {

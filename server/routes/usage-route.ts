@@ -8,8 +8,9 @@ import { authenticate } from '../auth/authenticate.js';
 import type { KeyRecord } from '../auth/key-store.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
-import { notifyObservers, type HttpContext } from '../http/http-context.js';
+import type { HttpContext } from '../http/http-context.js';
 import { requestIdFor } from '../http/request-id.js';
+import { observeNonRepair } from '../http/simple-answer.js';
 import { JSON_TYPE, writeAnswer } from '../http/response-writer.js';
 import type { RouteEntry } from '../http/router.js';
 import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
@@ -36,7 +37,6 @@ const usageSchema: object = {
 };
 const serializeUsage = build(usageSchema) as (report: UsageReport) => string;
 
-const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
 const INTERNAL = makeError('INTERNAL_ERROR');
 
 export function usageRoutes(ctx: HttpContext, usage: UsageSource): RouteEntry[] {
@@ -67,20 +67,7 @@ export function usageRoutes(ctx: HttpContext, usage: UsageSource): RouteEntry[] 
     }
     if (fault !== null) ctx.logger.log('error', 'usage failed', { requestId, fault: describeFault(fault) });
     writeAnswer(res, 200, JSON_TYPE, body, requestId, null, ctx.lifecycle.draining);
-    notifyObservers(ctx, {
-      time: Date.now(),
-      requestId,
-      route: 'usage',
-      keyId,
-      contract: null,
-      status: 200,
-      outcome,
-      confidence: null,
-      repairCounts: NO_COUNTS,
-      inputBytes: 0,
-      latencyMs: performance.now() - start,
-      execution: 'none',
-    });
+    observeNonRepair(ctx, 'usage', requestId, keyId, Date.now(), start, 200, outcome);
   };
   return [{ method: 'get', path: '/v1/usage', name: 'usage', handler }];
 }

@@ -2,7 +2,8 @@
 // server/http/response-writer.ts, every answer carries X-Request-ID and nosniff; these routes also
 // need statuses the repair contracts never use (304, 4xx) and binary bodies (gzip).
 import type { HeaderList } from '../http/response-writer.js';
-import { notifyObservers, type HttpContext } from '../http/http-context.js';
+import type { HttpContext } from '../http/http-context.js';
+import { observeNonRepair } from '../http/simple-answer.js';
 import type { HttpResponse } from '../uws/load-uws.js';
 
 const STATUS_LINES: Record<number, string> = {
@@ -44,22 +45,8 @@ export function writeWebAnswer(
   }
 }
 
-const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
 
 /** Logs and metrics see web requests like any other; `outcome` is 'ok' or a registry code. */
 export function observeWeb(ctx: HttpContext, route: string, requestId: string, time: number, start: number, status: number, outcome: string): void {
-  notifyObservers(ctx, {
-    time,
-    requestId,
-    route,
-    keyId: null,
-    contract: null,
-    status,
-    outcome,
-    confidence: null,
-    repairCounts: NO_COUNTS,
-    inputBytes: 0,
-    latencyMs: performance.now() - start,
-    execution: 'none',
-  });
+  observeNonRepair(ctx, route, requestId, null, time, start, status, outcome);
 }
