@@ -25,10 +25,6 @@ export class RepairLog {
     }
   }
 
-  has(type: RepairType): boolean {
-    return this.counts[INDEX[type]!]! > 0;
-  }
-
   details(): RepairDetail[] {
     const out: RepairDetail[] = [];
     for (const k of this.order) {

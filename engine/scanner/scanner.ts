@@ -383,13 +383,6 @@ export class Scanner {
       }
     }
   }
-
-  /** Whether the window holds only whitespace from index i on. */
-  restIsBlank(i: number): boolean {
-    const text = this.text;
-    for (; i < text.length; i++) if (!isJsonWhitespace(text.charCodeAt(i))) return false;
-    return true;
-  }
 }
 
 /** The object's names for the key memo; names that need escaping in JSON are left out. */

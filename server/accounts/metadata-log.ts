@@ -3,13 +3,14 @@
 // into a fixed-size columnar ring (no I/O, O(1)); batches of `batchRows` rows are written as soon
 // as they are full, the rest by a timer, one transaction each, off the request path. When storage
 // is stuck the ring overwrites its oldest rows and counts them as dropped instead of growing.
+import { FlushTimer } from './flush-timer.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RepairDetail } from '../../engine/types.js';
 import type { Clock } from './clock.js';
 import {
   CONFIDENCES, COUNT_SLOTS, ENDPOINT_INDEX, KIND_SLOT, OTHER_SLOT, rowsOfBatch, stringColumn, type MetadataBatch,
 } from './metadata-batch.js';
-import type { AccountsStorage, Contract, LoggedConfidence } from './storage.js';
+import type { AccountsStorage, Contract, LoggedConfidence, MetadataRow } from './storage.js';
 
 export { API_ROUTES, ENDPOINTS } from './metadata-batch.js';
 
@@ -17,22 +18,16 @@ const CONFIDENCE_INDEX = new Map<LoggedConfidence | null, number>(CONFIDENCES.ma
 const NO_REPAIRS: Readonly<Record<string, number>> = Object.freeze({});
 const MAX_COUNT = 0xffff_ffff;
 
-/** What the server passes per request. record() copies it, so one object may be reused. */
-export interface MetadataEntry {
-  /** Defaults to the clock's now. */
+/**
+ * What the server passes per request: a MetadataRow whose time defaults to the clock's now and whose
+ * repair counts may be absent. `endpoint` is one of ENDPOINTS or a server route name (anything else
+ * is `other`); `errorCode` a registry code or `aborted` (anything else is UNKNOWN_REPAIR_ERROR).
+ * record() copies it, so one object may be reused.
+ */
+export interface MetadataEntry extends Omit<MetadataRow, 'time' | 'repairCounts'> {
   time?: number;
-  keyId: string | null;
-  /** One of ENDPOINTS or a server route name (`repair`, `demo`, `usage`); anything else is `other`. */
-  endpoint: string;
-  contract: Contract;
-  success: boolean;
-  /** A code from engine/error-codes.ts or `aborted`; anything else is logged as UNKNOWN_REPAIR_ERROR. */
-  errorCode: string | null;
-  confidence: LoggedConfidence | null;
   /** From repairCountsOf(): type -> count. Copied into fixed slots by record(). */
   repairCounts: Readonly<Record<string, number>> | null;
-  inputBytes: number;
-  latencyMs: number;
 }
 
 /** Repair counts by type from a response's metadata: only type names and numbers. */
@@ -92,13 +87,14 @@ export class MetadataLog {
   #flushing: Promise<number> | undefined;
   #flushingAll = false;
   #soonScheduled = false;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #timer: FlushTimer;
 
   constructor(options: MetadataLogOptions) {
     this.#storage = options.storage;
     this.#clock = options.clock;
     this.#onError = options.onError ?? (() => {});
     this.flushIntervalMs = options.flushIntervalMs ?? 1_000;
+    this.#timer = new FlushTimer(() => this.flush(), this.flushIntervalMs, (error) => this.#onError(error));
     this.batchRows = Math.min(options.batchRows ?? 500, 65_536); // a batch's string indexes are 16-bit
     this.capacity = options.capacity ?? 50_000;
     const n = this.capacity;
@@ -182,15 +178,12 @@ export class MetadataLog {
   }
 
   start(): void {
-    if (this.#timer !== undefined) return;
-    this.#timer = setInterval(() => { this.flush().catch(this.#onError); }, this.flushIntervalMs);
-    this.#timer.unref();
+    this.#timer.start();
   }
 
   /** Stops the timer and writes what is buffered (shutdown). */
   async close(): Promise<void> {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#timer.stop();
     await this.flush();
   }
 

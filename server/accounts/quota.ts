@@ -1,6 +1,7 @@
 // Monthly repair quotas. Counts live in memory (one small object per key used this month) and are
 // flushed to storage as batched deltas; after each flush the totals are re-read so several server
 // processes sharing one database converge. Months are UTC calendar months.
+import { FlushTimer } from './flush-timer.js';
 import type { Clock } from './clock.js';
 import type { KeyRecord } from './key-record.js';
 import type { AccountsStorage, UsageDelta } from './storage.js';
@@ -43,7 +44,7 @@ export class QuotaTracker {
   readonly #clock: Clock;
   readonly #onError: (error: unknown) => void;
   readonly flushIntervalMs: number;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #timer: FlushTimer;
   #counters = new Map<string, Counter>();
   #month: string;
   #monthEnd: number;
@@ -56,6 +57,7 @@ export class QuotaTracker {
     this.#clock = options.clock;
     this.flushIntervalMs = options.flushIntervalMs ?? 1_000;
     this.#onError = options.onError ?? (() => {});
+    this.#timer = new FlushTimer(() => this.flush(), this.flushIntervalMs, (error) => this.#onError(error));
     const now = this.#clock.now();
     this.#month = monthOf(now);
     this.#monthEnd = nextMonthStart(now);
@@ -141,14 +143,11 @@ export class QuotaTracker {
 
   /** Flushes on an unref'd timer. */
   start(): void {
-    if (this.#timer !== undefined) return;
-    this.#timer = setInterval(() => { this.flush().catch(this.#onError); }, this.flushIntervalMs);
-    this.#timer.unref();
+    this.#timer.start();
   }
 
   async close(): Promise<void> {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#timer.stop();
     await this.flush();
   }
 

@@ -4,7 +4,7 @@
 // go through the same storage as the CLI and are pushed into the server's key cache at once.
 import { displayPrefix, generateApiKey, hashApiKey, newKeyId, randomBase62 } from '../../accounts/api-key.js';
 import { systemClock, type Clock } from '../../accounts/clock.js';
-import { monthOf, nextMonthStart } from '../../accounts/quota.js';
+import { monthOf, nextMonthStart, type UsageReport } from '../../accounts/quota.js';
 import type { AccountsStorage, StoredKey } from '../../accounts/storage.js';
 import { TIERS } from '../../accounts/tiers.js';
 import { consoleFailure, type ConsoleFailure } from './console-errors.js';
@@ -31,13 +31,8 @@ export interface KeyView {
   revoked_at: string | null;
 }
 
-export interface UsageView {
-  tier: string;
-  month: string;
-  count: number;
-  quota: number | null;
-  remaining: number | null;
-  resets_at: string;
+/** The key's usage report (without team overage) plus the user's keys with their counts. */
+export interface UsageView extends Pick<UsageReport, 'tier' | 'month' | 'count' | 'quota' | 'remaining' | 'resets_at'> {
   keys: Array<{ id: string; prefix: string; name: string; count: number }>;
 }
 
