@@ -23,6 +23,10 @@ export interface RepairPoolOptions {
 
 export type PoolAnswer = RepairTaskResult | RepairError;
 
+const SHUTTING_DOWN = makeError('SERVICE_UNAVAILABLE', 'The server is shutting down and no longer runs repairs.', {
+  suggestion: 'Retry on another instance, or in a moment once it has restarted.',
+});
+
 function emptyTask(): WorkerTask {
   return { endpoint: 'repair', body: new ArrayBuffer(0), warnings: null };
 }
@@ -44,8 +48,13 @@ export class RepairPool {
   readonly #settle = (): void => {
     this.#pending--;
   };
+  #closing = false;
   readonly #toError = (error: unknown): RepairError => {
-    if ((error as Error | undefined)?.name === 'AbortError') return this.#timeoutError;
+    // Piscina rejects with AbortError both when our deadline fires (its cause is the signal's
+    // TimeoutError) and when a task meets a closing pool: only the first is a timeout.
+    const failure = error as (Error & { cause?: { name?: string } }) | undefined;
+    if (failure?.name === 'AbortError' && failure.cause?.name === 'TimeoutError') return this.#timeoutError;
+    if (this.#closing) return SHUTTING_DOWN;
     return makeError('INTERNAL_ERROR', 'The worker running this repair stopped unexpectedly; it has been replaced.');
   };
 
@@ -105,6 +114,7 @@ export class RepairPool {
    */
   submit(task: WorkerTask): Promise<PoolAnswer> | null {
     if (this.isFull) return null;
+    if (this.#closing) return Promise.resolve(SHUTTING_DOWN);
     this.#pending++;
     // The deadline starts when the task is queued, but not before the workers have loaded.
     const run = this.#isLoaded ? this.#run(task) : this.#loaded.then(() => this.#run(task));
@@ -116,6 +126,7 @@ export class RepairPool {
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     await this.#pool.destroy();
   }
 }

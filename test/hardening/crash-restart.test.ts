@@ -32,7 +32,7 @@ async function load(url: string, clients: number, stopAt: () => boolean): Promis
         const response = await fetch(`${url}/v1/repair`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(15_000) });
         const answer = await response.json();
         const ok = response.status === 200 && (answer.success === true || answer.valid === true);
-        outcomes.push({ sentAt, doneAt: performance.now(), ok, detail: ok ? '' : JSON.stringify(answer).slice(0, 200) });
+        outcomes.push({ sentAt, doneAt: performance.now(), ok, detail: ok ? '' : `${Math.round(performance.now() - sentAt)} ms: ${JSON.stringify(answer).slice(0, 200)}` });
       } catch (error) {
         outcomes.push({ sentAt, doneAt: performance.now(), ok: false, detail: String((error as Error).cause ?? error) });
         return; // the server is gone for this client

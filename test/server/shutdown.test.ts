@@ -45,3 +45,52 @@ t.test('SIGINT on an idle server exits 0 at once', async (t) => {
   t.same(await server.stop('SIGINT'), { code: 0, signal: null });
   t.ok(performance.now() - started < 3000);
 });
+
+/** One keep-alive connection: `send(body)` writes a request and resolves with the next whole answer. */
+function keepAliveClient(url: string, key: string): { send(body: string): Promise<string>; close(): void } {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  socket.setEncoding('utf8');
+  let raw = '';
+  let waiting: ((answer: string) => void) | null = null;
+  const check = (): void => {
+    const headEnd = raw.indexOf('\r\n\r\n');
+    const length = /content-length: *(\d+)/i.exec(raw.slice(0, headEnd));
+    if (headEnd === -1 || length === null || raw.length < headEnd + 4 + Number(length[1])) return;
+    const answer = raw.slice(0, headEnd + 4 + Number(length[1]));
+    raw = raw.slice(answer.length);
+    waiting?.(answer);
+  };
+  socket.on('data', (text: string) => {
+    raw += text;
+    check();
+  });
+  socket.on('close', () => waiting?.(`closed before an answer: ${raw}`));
+  socket.on('error', () => undefined);
+  return {
+    send(body) {
+      socket.write(`POST /v1/repair HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return new Promise((resolve) => {
+        waiting = resolve;
+      });
+    },
+    close: () => socket.destroy(),
+  };
+}
+
+t.test('a request that arrives on an idle keep-alive connection just after SIGTERM is still repaired', async (t) => {
+  // Every repair goes to the pool: without the drain's quiet window the pool closed as soon as
+  // nothing was in flight, and this late request met it closing.
+  const server = await startServer(t, { API_KEYS: `${KEY}:unlimited`, WORKERS: '1', INLINE_MAX_BYTES: '0' });
+  const client = keepAliveClient(server.url, KEY);
+  t.teardown(() => client.close());
+  const first = await client.send(JSON.stringify({ raw_output: '[1, 2' }));
+  t.match(first, /^HTTP\/1\.1 200/, 'the first request is answered and the connection stays open');
+  const exited = server.stop('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  const late = await client.send(JSON.stringify({ raw_output: '{"late": true' }));
+  t.match(late, /^HTTP\/1\.1 200/, 'the late request is answered 200');
+  t.match(late, /\r\nconnection: close\r\n/i, 'and its answer closes the connection');
+  t.match(late, /"repaired":\{"late":true\}/, 'with its repair');
+  t.same(await exited, { code: 0, signal: null });
+});
