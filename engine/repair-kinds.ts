@@ -49,6 +49,7 @@ export const REPAIR_KINDS = {
   wrapped_multiple_values: { confidence: 'medium', category: 'syntax' },
   closed_mismatched_bracket: { confidence: 'medium', category: 'syntax' },
   merged_thousands_separator: { confidence: 'medium', category: 'syntax' },
+  unescaped_json_text: { confidence: 'medium', category: 'syntax' },
   // Syntax, medium: the text was a guess at the author's intent.
   quoted_bare_string: { confidence: 'medium', category: 'syntax' },
   // Schema.

@@ -5,7 +5,9 @@
 // exponent can hold one, so other documents pay one regular-expression pass, not a walk.
 import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
+import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
 import { MAX_DEPTH, Scanner } from './scanner/scanner.js';
+import { repairDetail } from './scanner/repair-log.js';
 import { applySchema } from './schema/index.js';
 import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './types.js';
 
@@ -24,9 +26,10 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
     }
   }
   if (parsed) return withSchema(value, [], [], options);
+  const escaped = unescapeDocument(text);
   const scanner = new Scanner();
-  scanner.feed(text, true);
-  return conclude(scanner, options);
+  scanner.feed(escaped === null ? text : escaped.text, true);
+  return conclude(scanner, options, escaped);
 }
 
 /**
@@ -66,7 +69,7 @@ function hasNonFinite(root: unknown): boolean {
 }
 
 /** Turns a finished scanner into the response (shared with the stream's finalize). */
-export function conclude(scanner: Scanner, options: RepairOptions | undefined): RepairResponse {
+export function conclude(scanner: Scanner, options: RepairOptions | undefined, escaped: UnescapedDocument | null = null): RepairResponse {
   if (scanner.tooDeep) {
     return failureResponse([
       makeError('UNRECOVERABLE_SYNTAX_ERROR', `The input nests deeper than ${MAX_DEPTH} levels.`),
@@ -80,7 +83,16 @@ export function conclude(scanner: Scanner, options: RepairOptions | undefined): 
       }),
     ]);
   }
-  return withSchema(roots.length === 1 ? roots[0] : roots.slice(), scanner.log.details(), scanner.warnings.slice(), options);
+  const details = scanner.log.details();
+  const warnings = scanner.warnings.slice();
+  if (escaped !== null) {
+    // Positions were counted in the unescaped text: report them in the caller's input.
+    for (const detail of details) detail.position = mapPosition(escaped, detail.position!);
+    for (const warning of warnings) if (warning.position !== undefined) warning.position = mapPosition(escaped, warning.position);
+    // repair: a document escaped as a whole (`{\"a\": 1}`) is unescaped once before it is read
+    details.unshift(repairDetail('unescaped_json_text', escaped.position, 1));
+  }
+  return withSchema(roots.length === 1 ? roots[0] : roots.slice(), details, warnings, options);
 }
 
 function withSchema(

@@ -180,7 +180,7 @@ function rootScalar(s: Scanner, i: number): number {
   }
   const word = text.slice(i, j);
   if (/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d*)?$/.test(word) && !/^-?0\d/.test(word)) return 1;
-  if (/^(true|false|null|True|False|None|NaN|-?Infinity|undefined)$/.test(word)) return 1;
+  if (/^(true|false|null|none|NaN|-?Infinity|undefined)$/i.test(word)) return 1;
   if (j >= len && word.length > 0) {
     // cut at the end: `tru`, `-`
     if (word === '-') return 1;

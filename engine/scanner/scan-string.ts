@@ -160,12 +160,25 @@ function endsString(s: Scanner, text: string, i: number, j: number): boolean {
     // A root string: only the end of the input, a fence, a concatenation or a JSONP close may follow.
     return next === 0x60 || next === 0x2b || (s.jsonp && (next === 0x29 || next === 0x3b)); // ` + ) ;
   }
+  if (next === 0x22 && j === i + 1 && !s.strIsKey && closesAfter(text, j + 1)) {
+    // `"He said "hi""}`: two quotes together and then the end of the value — the first is the
+    // inner quote, the second ends the string (not an empty string missing its comma)
+    return false;
+  }
   if (endsStringBefore(next) || (next === 0x29 && s.calls > 0)) return true; // ) closing a wrapper
   // A member name followed by a space (`{"a" true}`) has ended: names rarely hold quotes.
   if (s.strIsKey && j > i + 1) return true;
   // A quote at the end of a line: the next line is the next member (`"John"\n  lastName: Smith`).
   for (let k = i + 1; k < j; k++) if (text.charCodeAt(k) === 0x0a) return true; // LF
   return false;
+}
+
+/** A `,` `}` or `]` (or the end of the input) follows from j, after blanks. */
+function closesAfter(text: string, j: number): boolean {
+  while (j < text.length && isJsonWhitespace(text.charCodeAt(j))) j++;
+  if (j >= text.length) return true;
+  const c = text.charCodeAt(j);
+  return c === 0x2c || c === 0x7d || c === 0x5d; // , } ]
 }
 
 /**

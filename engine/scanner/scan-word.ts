@@ -149,6 +149,13 @@ function literal(s: Scanner, word: string, start: number, atEnd: boolean): boole
       s.emit(null);
       return true;
   }
+  const lower = word.length <= 5 ? word.toLowerCase() : '';
+  if (lower === 'true' || lower === 'false' || lower === 'null' || lower === 'none') {
+    // repair: other spellings of the literals (`TRUE`, `Null`, `NONE`: SQL and YAML habits) too
+    s.record('replaced_python_literal', start);
+    s.emit(lower === 'true' ? true : lower === 'false' ? false : null);
+    return true;
+  }
   if (!atEnd) return false;
   for (let k = 0; k < LITERALS.length; k++) {
     const [name, value] = LITERALS[k]!;

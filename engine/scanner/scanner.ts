@@ -36,6 +36,8 @@ export interface Frame {
   isArray: boolean;
   /** The member name waiting for its value (objects only). */
   key: string | undefined;
+  /** The name of the member set last (`"a" + "b"` replaces its value; key order cannot tell it). */
+  lastKey: string;
   keyPos: number;
   /** Members set so far (objects): the index into the key memo for the next name. */
   members: number;
@@ -232,6 +234,7 @@ export class Scanner {
     if (top.isArray) (top.container as unknown[]).push(value);
     else {
       setMember(top.container as Record<string, unknown>, top.key!, value);
+      top.lastKey = top.key!;
       top.key = undefined;
       top.members++;
     }
@@ -245,11 +248,7 @@ export class Scanner {
     else if (top.isArray) {
       const arr = top.container as unknown[];
       arr[arr.length - 1] = value;
-    } else {
-      const obj = top.container as Record<string, unknown>;
-      const keys = Object.keys(obj);
-      setMember(obj, keys[keys.length - 1]!, value);
-    }
+    } else setMember(top.container as Record<string, unknown>, top.lastKey, value);
   }
 
   lastValue(): unknown {
@@ -259,9 +258,7 @@ export class Scanner {
       const arr = top.container as unknown[];
       return arr[arr.length - 1];
     }
-    const obj = top.container as Record<string, unknown>;
-    const keys = Object.keys(obj);
-    return obj[keys[keys.length - 1]!];
+    return (top.container as Record<string, unknown>)[top.lastKey];
   }
 
   /** Opens `{` or `[` at window index i. The container joins its parent at once, so a partial tree is always whole. */
@@ -278,10 +275,11 @@ export class Scanner {
     else if (top.isArray) (top.container as unknown[]).push(container);
     else {
       setMember(top.container as Record<string, unknown>, top.key!, container);
+      top.lastKey = top.key!;
       top.key = undefined;
       top.members++;
     }
-    this.stack.push({ container, isArray, key: undefined, keyPos: 0, members: 0 });
+    this.stack.push({ container, isArray, key: undefined, lastKey: '', keyPos: 0, members: 0 });
     this.phase = isArray ? VALUE : KEY;
     this.afterComma = false;
     this.lastWasString = false;

@@ -294,7 +294,8 @@ function reopenRoot(s: Scanner): boolean {
   if (last === null || typeof last !== 'object' || Array.isArray(last)) return false;
   // repair: the early closer is dropped
   s.log.record('removed_extra_closing_bracket', s.rootClosePos);
-  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, keyPos: 0, members: Object.keys(last).length });
+  const names = Object.keys(last);
+  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length });
   s.rootCommaPos = -1;
   s.afterComma = false;
   s.phase = KEY;

@@ -1,8 +1,10 @@
 // The key store the request path authenticates with: an in-memory map from SHA-256 to record,
 // refreshed from storage in the background. A probe of the keys_version counter every
 // `refreshIntervalMs` (500 ms) notices keys created or revoked by the CLI in another process, so
-// they take effect within a second; lookups never wait for storage.
+// they take effect within a second; lookups never wait for storage. Keys already seen skip the
+// SHA-256 through a cache of known raw keys that is dropped with every reload.
 import { hash, timingSafeEqual } from 'node:crypto';
+import { KnownKeyCache } from '../auth/known-key-cache.js';
 import { hashApiKey, MAX_KEY_LENGTH, displayPrefix, newKeyId, type SeedKey } from './api-key.js';
 import type { Clock } from './clock.js';
 import type { KeyRecord, KeyStore } from './key-record.js';
@@ -29,7 +31,12 @@ export class CachedKeyStore implements KeyStore {
   readonly #clock: Clock;
   readonly #onError: (error: unknown) => void;
   #byHash = new Map<string, Entry>();
+  /** Raw key -> an entry of #byHash; cleared whenever #byHash is replaced. */
+  readonly #known = new KnownKeyCache<Entry>();
   #version = -1;
+  /** Refreshes started, and the latest one whose table is in place (see refresh). */
+  #refreshes = 0;
+  #applied = 0;
   #dirty: Entry[] = [];
   #busy = false;
   #timer: NodeJS.Timeout | undefined;
@@ -44,12 +51,16 @@ export class CachedKeyStore implements KeyStore {
   get size(): number { return this.#byHash.size; }
 
   lookup(key: string): KeyRecord | undefined {
-    if (key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
-    // The one-shot crypto.hash costs about half of createHash().update().digest() for a key.
-    const digest = hash('sha256', key, 'buffer');
-    const entry = this.#byHash.get(digest.toString('hex'));
-    // The map finds the candidate; the final comparison is constant-time on the full hash.
-    if (entry === undefined || !timingSafeEqual(entry.hash, digest)) return undefined;
+    let entry = this.#known.get(key);
+    if (entry === undefined) {
+      if (key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
+      // The one-shot crypto.hash costs about half of createHash().update().digest() for a key.
+      const digest = hash('sha256', key, 'buffer');
+      entry = this.#byHash.get(digest.toString('hex'));
+      // The map finds the candidate; the final comparison is constant-time on the full hash.
+      if (entry === undefined || !timingSafeEqual(entry.hash, digest)) return undefined;
+      this.#known.remember(key, entry);
+    }
     entry.lastUsedAt = this.#clock.now();
     if (!entry.dirty) {
       entry.dirty = true;
@@ -60,12 +71,20 @@ export class CachedKeyStore implements KeyStore {
 
   /** Reloads the map if keys changed since the last load. Returns whether it reloaded. */
   async refresh(force = false): Promise<boolean> {
+    const ticket = ++this.#refreshes;
     const version = await this.#storage.keysVersion();
     if (!force && version === this.#version) return false;
     const keys = await this.#storage.loadAllActiveKeys();
+    // Two refreshes can overlap (the timer's and the console's after a revoke); one that started
+    // earlier must not put back a table read before a later one, which may have dropped a key.
+    if (ticket < this.#applied) return false;
+    this.#applied = ticket;
     const next = new Map<string, Entry>();
     for (const k of keys) next.set(k.hash, toEntry(k));
-    this.#byHash = next; // swapped whole: a lookup sees the old map or the new one, never half
+    // Swapped whole, with the known-key cache in the same step: a lookup sees the old table or the
+    // new one, never half, and never a cached entry of a table that is gone.
+    this.#byHash = next;
+    this.#known.clear();
     this.#version = version;
     return true;
   }

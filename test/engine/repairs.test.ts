@@ -35,6 +35,8 @@ const rows: Row[] = [
   ["{'text': 'it's here'}", { text: "it's here" }, ['converted_single_quotes']],
   ['{“a”: “b”}', { a: 'b' }, ['converted_smart_quotes']],
   ['{"a": "He said "hi" to me"}', { a: 'He said "hi" to me' }, ['escaped_inner_quote']],
+  ['{"a": "He said "hi"", "b": 1}', { a: 'He said "hi"', b: 1 }, ['escaped_inner_quote']],
+  ['{"": "x", "5": "a" + "b"}', { '': 'x', 5: 'ab' }, ['concatenated_strings']],
   // commas and colons
   ['[1, 2, 3,]', [1, 2, 3], ['removed_trailing_comma']],
   ['{"a": 1,}', { a: 1 }, ['removed_trailing_comma']],
@@ -46,6 +48,7 @@ const rows: Row[] = [
   // literals and numbers
   ['[NaN, Infinity, -Infinity]', [null, null, null], ['replaced_nan'], 'medium'],
   ['{"a": True, "b": False, "c": None}', { a: true, b: false, c: null }, ['replaced_python_literal']],
+  ['{"a": TRUE, "b": Null, "c": NONE, "d": FALSE}', { a: true, b: null, c: null, d: false }, ['replaced_python_literal']],
   ['{"a": undefined}', { a: null }, ['replaced_undefined']],
   ['[.5, -.5, 5.]', [0.5, -0.5, 5], ['normalized_decimal']],
   ['{"zip": 007}', { zip: '007' }, ['quoted_bare_string'], 'medium'],
@@ -72,6 +75,11 @@ const rows: Row[] = [
   ['[{"a": 1]', [{ a: 1 }], ['closed_object_bracket']],
   ['{"a":\u00a0"b"}', { a: 'b' }, ['normalized_whitespace']],
   ['{"total": 1,234.56, "n": 2}', { total: 1234.56, n: 2 }, ['merged_thousands_separator'], 'medium'],
+  // a whole document escaped once more (a log line, a double JSON.stringify)
+  ['{\\"name\\": \\"Ada\\", \\"n\\": 1}', { name: 'Ada', n: 1 }, ['unescaped_json_text'], 'medium'],
+  ['Result: {\\n  \\"q\\": \\"say \\\\\\"hi\\\\\\"\\",\\n  \\"tags\\": [\\"a\\"]\\n}', { q: 'say "hi"', tags: ['a'] },
+    ['unescaped_json_text', 'stripped_leading_text'], 'medium'],
+  ['[\\"a\\", \\"b\\"', ['a', 'b'], ['unescaped_json_text', 'closed_array_bracket'], 'medium'],
   // scalars at the root
   ['tru', true, ['completed_truncated_literal']],
   ["'single'", 'single', ['converted_single_quotes']],
@@ -148,5 +156,24 @@ t.test('repairing the output again changes nothing', async (t) => {
     const again = repair(JSON.stringify(first.repaired));
     t.equal(again.metadata.was_repaired, false, JSON.stringify(input));
     t.same(again.repaired, first.repaired);
+  }
+});
+
+t.test('in an escaped document, positions point into the input as sent', async (t) => {
+  const input = 'Data: {\\"a\\": NaN, \\"b\\": 2,}';
+  const r = repair(input);
+  t.same(r.repaired, { a: null, b: 2 });
+  const at = (type: string): number => r.metadata.syntax_repairs.find((d) => d.type === type)!.position!;
+  t.equal(at('unescaped_json_text'), input.indexOf('\\"a'));
+  t.equal(at('stripped_leading_text'), 0);
+  t.equal(at('replaced_nan'), input.indexOf('NaN'));
+  t.equal(at('removed_trailing_comma'), input.lastIndexOf(','));
+  t.equal(r.metadata.warnings[0]!.position, input.indexOf('NaN'));
+});
+
+t.test('escaped quotes inside ordinary strings do not make a document escaped', async (t) => {
+  for (const input of ['{"a": "say \\"hi\\"", b: 1', '["\\"quoted\\"", 2,]', '{"x": {\\"y\\": 1}}']) {
+    const r = repair(input);
+    t.notOk(r.metadata.syntax_repairs.some((d) => d.type === 'unescaped_json_text'), input);
   }
 });
