@@ -1,9 +1,11 @@
 // The fast lane: plain JSON inside a container — JSON whitespace, brackets, commas and colons,
 // strings without escapes or control characters, well-formed numbers, true/false/null — read in one
-// tight loop. It makes no repairs: at the first token it is not sure of (anything to repair, an
-// escape, a token that reaches the end of the window) it stops at that token's start, and the
-// general scanner decides. Most of a model's reply, even a broken one, is plain JSON.
-import { AFTER_VALUE, COLON, KEY, type Scanner, VALUE } from './scanner.js';
+// tight loop, with the repairs models need most often whose reading is certain: a bare identifier
+// before `:` as a name, a single-quoted string without escapes, True/False/None, a trailing comma.
+// At the first token it is not sure of (anything else to repair, an escape, a token that reaches
+// the end of the window) it stops at that token's start, and the general scanner decides, as it
+// would have from the start. Most of a model's reply, even a broken one, is plain JSON.
+import { AFTER_VALUE, COLON, type Frame, KEY, type Scanner, VALUE } from './scanner.js';
 
 export function fastLane(s: Scanner): void {
   const text = s.text;
@@ -24,14 +26,22 @@ export function fastLane(s: Scanner): void {
         s.emit(text.slice(i + 1, end));
         s.lastWasString = true;
         i = end + 1;
+      } else if (c === 0x27) { // '
+        const end = plainSingleQuotedEnd(text, i + 1);
+        if (end < 0 || !valueEndsAt(text, end + 1)) break;
+        // repair: single-quoted strings become double-quoted
+        s.record('converted_single_quotes', i);
+        s.emit(text.slice(i + 1, end));
+        s.lastWasString = true;
+        i = end + 1;
       } else if (c === 0x7b || c === 0x5b) { // { [
         s.open(c === 0x5b, i);
         if (s.tooDeep) return;
         i = s.i;
       } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) { // digit -
-        const end = numberEnd(text, i);
+        const n = readNumber(text, i);
+        const end = numberEnd;
         if (end < 0 || !valueEndsAt(text, end)) break;
-        const n = +text.slice(i, end);
         if (n === Infinity || n === -Infinity) break;
         s.emit(n);
         i = end;
@@ -44,7 +54,14 @@ export function fastLane(s: Scanner): void {
       } else if (c === 0x6e && text.startsWith('null', i) && valueEndsAt(text, i + 4)) { // n
         s.emit(null);
         i += 4;
-      } else if (c === 0x5d && top.isArray && !s.afterComma) { // ] of an empty array
+      } else if (c === 0x54 || c === 0x46 || c === 0x4e) { // T F N
+        const word = c === 0x54 ? 'True' : c === 0x46 ? 'False' : 'None';
+        if (!text.startsWith(word, i) || !valueEndsAt(text, i + word.length)) break;
+        // repair: Python literals become JSON literals
+        s.record('replaced_python_literal', i);
+        s.emit(c === 0x54 ? true : c === 0x46 ? false : null);
+        i += word.length;
+      } else if (c === 0x5d && top.isArray) { // ] of an empty array, or after a trailing comma (close() reports it)
         s.close(undefined, i);
         i++;
       } else break;
@@ -67,15 +84,36 @@ export function fastLane(s: Scanner): void {
         let d = text.charCodeAt(j);
         while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = text.charCodeAt(++j);
         if (d !== 0x3a) break; // : must follow the name
-        const memo = s.keyMemo[stack.length];
-        const known = memo === undefined ? undefined : memo[top.members];
-        const name = text.slice(i + 1, end);
-        top.key = known !== undefined && known === name ? known : name;
+        top.key = memoName(s, top, text, i + 1, end);
         top.keyPos = s.base + i;
         s.afterComma = false;
         s.phase = VALUE;
         i = j + 1;
-      } else if (c === 0x7d && !s.afterComma) { // } of an empty object
+      } else if (isIdentifierStart(c)) { // a bare name: `{name: 1}`
+        let end = i + 1;
+        while (isIdentifierPart(text.charCodeAt(end))) end++;
+        const j = colonAt(text, end);
+        if (j < 0) break;
+        // repair: an unquoted member name is quoted
+        s.record('quoted_unquoted_keys', i);
+        top.key = memoName(s, top, text, i, end);
+        top.keyPos = s.base + i;
+        s.afterComma = false;
+        s.phase = VALUE;
+        i = j + 1;
+      } else if (c === 0x27) { // '
+        const end = plainSingleQuotedEnd(text, i + 1);
+        if (end < 0) break;
+        const j = colonAt(text, end + 1);
+        if (j < 0) break;
+        // repair: single-quoted strings become double-quoted
+        s.record('converted_single_quotes', i);
+        top.key = memoName(s, top, text, i + 1, end);
+        top.keyPos = s.base + i;
+        s.afterComma = false;
+        s.phase = VALUE;
+        i = j + 1;
+      } else if (c === 0x7d) { // } of an empty object, or after a trailing comma (close() reports it)
         s.close(undefined, i);
         i++;
       } else break;
@@ -87,6 +125,40 @@ export function fastLane(s: Scanner): void {
   s.i = i;
 }
 
+/**
+ * The name text[from, end) as the key memo holds it when the sibling object before had the same
+ * name here: an internalized string, so no slice is made and the property store skips V8's lookup.
+ */
+function memoName(s: Scanner, top: Frame, text: string, from: number, end: number): string {
+  const memo = s.keyMemo[s.stack.length];
+  const known = memo === undefined ? undefined : memo[top.members];
+  if (known !== undefined && known.length === end - from && text.startsWith(known, from)) return known;
+  return text.slice(from, end);
+}
+
+/** Index of the `:` after a name ending at j (after whitespace), else -1. */
+function colonAt(text: string, j: number): number {
+  let d = text.charCodeAt(j);
+  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = text.charCodeAt(++j);
+  return d === 0x3a ? j : -1; // :
+}
+
+function isIdentifierStart(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x24; // a-z A-Z _ $
+}
+
+function isIdentifierPart(c: number): boolean {
+  return isIdentifierStart(c) || (c >= 0x30 && c <= 0x39); // or 0-9
+}
+
+/** Index of the closing `'` of a single-quoted string with no escape or control character from `from`, else -1. */
+function plainSingleQuotedEnd(text: string, from: number): number {
+  let j = from;
+  let d = text.charCodeAt(j);
+  while (d !== 0x27 && d !== 0x5c && d >= 0x20) d = text.charCodeAt(++j); // ' \ control (NaN at the end)
+  return d === 0x27 ? j : -1;
+}
+
 /** Index of the closing quote of a string with no escape or control character from `from`, else -1. */
 function plainStringEnd(text: string, from: number): number {
   let j = from;
@@ -95,27 +167,65 @@ function plainStringEnd(text: string, from: number): number {
   return d === 0x22 ? j : -1;
 }
 
-/** End of a JSON number at i (grammar-exact, no leading zeros), else -1. */
-function numberEnd(text: string, i: number): number {
+/** Exact powers of ten: a double holds each of 10^0 … 10^22 without rounding. */
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/** Where the number readNumber read ends, or -1 when it was not a JSON number. */
+let numberEnd = -1;
+
+/**
+ * Reads a JSON number at i (grammar-exact, no leading zeros) and sets numberEnd. Up to 15 digits
+ * and 22 decimals without an exponent, digits / 10^decimals is the correctly rounded value (both
+ * are exact doubles and the one division rounds once: Clinger's fast path), so the number is
+ * built as it is read; anything longer is sliced and converted.
+ */
+function readNumber(text: string, i: number): number {
   let j = i;
-  if (text.charCodeAt(j) === 0x2d) j++; // -
   let d = text.charCodeAt(j);
+  const negative = d === 0x2d; // -
+  if (negative) d = text.charCodeAt(++j);
+  let digits = 0;
+  let decimals = 0;
+  let mantissa = 0;
   if (d === 0x30) d = text.charCodeAt(++j); // 0
   else if (d >= 0x31 && d <= 0x39) {
-    do d = text.charCodeAt(++j); while (d >= 0x30 && d <= 0x39);
-  } else return -1;
+    do {
+      mantissa = mantissa * 10 + (d - 0x30);
+      digits++;
+      d = text.charCodeAt(++j);
+    } while (d >= 0x30 && d <= 0x39);
+  } else {
+    numberEnd = -1;
+    return 0;
+  }
   if (d === 0x2e) { // .
     d = text.charCodeAt(++j);
-    if (!(d >= 0x30 && d <= 0x39)) return -1;
-    do d = text.charCodeAt(++j); while (d >= 0x30 && d <= 0x39);
+    if (!(d >= 0x30 && d <= 0x39)) {
+      numberEnd = -1;
+      return 0;
+    }
+    do {
+      mantissa = mantissa * 10 + (d - 0x30);
+      digits++;
+      decimals++;
+      d = text.charCodeAt(++j);
+    } while (d >= 0x30 && d <= 0x39);
   }
+  let exact = digits <= 15 && decimals <= 22;
   if (d === 0x65 || d === 0x45) { // e E
+    exact = false;
     d = text.charCodeAt(++j);
     if (d === 0x2b || d === 0x2d) d = text.charCodeAt(++j); // + -
-    if (!(d >= 0x30 && d <= 0x39)) return -1;
+    if (!(d >= 0x30 && d <= 0x39)) {
+      numberEnd = -1;
+      return 0;
+    }
     do d = text.charCodeAt(++j); while (d >= 0x30 && d <= 0x39);
   }
-  return j;
+  numberEnd = j;
+  if (!exact) return +text.slice(i, j);
+  const value = decimals === 0 ? mantissa : mantissa / POW10[decimals]!;
+  return negative ? -value : value;
 }
 
 /** A value ending at j is certainly complete: a comma or closer follows, possibly after whitespace. */

@@ -386,8 +386,17 @@ export class Scanner {
 /** The object's names for the key memo; names that need escaping in JSON are left out. */
 function memoOf(obj: object): Array<string | undefined> {
   const keys: Array<string | undefined> = Object.keys(obj);
-  for (let k = 0; k < keys.length; k++) if (/["\\\u0000-\u001f]/.test(keys[k]!)) keys[k] = undefined;
+  for (let k = 0; k < keys.length; k++) if (needsEscape(keys[k]!)) keys[k] = undefined;
   return keys;
+}
+
+/** Whether a name holds `"`, `\` or a control character (a loop: names are short, a regex call is not free). */
+function needsEscape(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 0x22 || c === 0x5c || c < 0x20) return true; // " \ control
+  }
+  return false;
 }
 
 /** Sets a member without ever touching a prototype: `__proto__` in input is plain data. */
