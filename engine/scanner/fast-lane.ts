@@ -132,7 +132,10 @@ export function fastLane(s: Scanner): void {
 function memoName(s: Scanner, top: Frame, text: string, from: number, end: number): string {
   const memo = s.keyMemo[s.stack.length];
   const known = memo === undefined ? undefined : memo[top.members];
-  if (known !== undefined && known.length === end - from && text.startsWith(known, from)) return known;
+  if (known !== undefined && known.length === end - from && text.startsWith(known, from)) {
+    top.memoHits++;
+    return known;
+  }
   return text.slice(from, end);
 }
 

@@ -41,6 +41,8 @@ export interface Frame {
   keyPos: number;
   /** Members set so far (objects): the index into the key memo for the next name. */
   members: number;
+  /** Names taken from the key memo: when every member's was, the memo still describes this object. */
+  memoHits: number;
 }
 
 export class Scanner {
@@ -53,6 +55,8 @@ export class Scanner {
   /** In ROOT_START: true once the text is known to be prose, so only `{`, `[`, fences end it. */
   prose = false;
   readonly stack: Frame[] = [];
+  /** Frames by depth, reused: opening a container allocates no frame once its depth has been seen. */
+  private readonly frames: Frame[] = [];
   readonly roots: unknown[] = [];
   readonly log = new RepairLog();
   readonly warnings: Warning[] = [];
@@ -279,7 +283,19 @@ export class Scanner {
       top.key = undefined;
       top.members++;
     }
-    this.stack.push({ container, isArray, key: undefined, lastKey: '', keyPos: 0, members: 0 });
+    const depth = this.stack.length;
+    let frame = this.frames[depth];
+    if (frame === undefined) {
+      frame = { container, isArray, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0 };
+      this.frames[depth] = frame;
+    } else {
+      frame.container = container;
+      frame.isArray = isArray;
+      frame.key = undefined;
+      frame.members = 0;
+      frame.memoHits = 0;
+    }
+    this.stack.push(frame);
     this.phase = isArray ? VALUE : KEY;
     this.afterComma = false;
     this.lastWasString = false;
@@ -299,7 +315,14 @@ export class Scanner {
   close(repairType: RepairType | undefined, windowIndex: number): void {
     const depth = this.stack.length;
     const frame = this.stack.pop()!;
-    if (!frame.isArray && frame.members > 0) this.keyMemo[depth] = memoOf(frame.container as object);
+    if (!frame.isArray && frame.members > 0) {
+      // Rows of an array repeat their names: when this object's names all came from the memo, in
+      // order and no more, the memo already describes it and no name list is made.
+      const memo = this.keyMemo[depth];
+      if (memo === undefined || frame.memoHits !== frame.members || memo.length !== frame.members) {
+        this.keyMemo[depth] = memoOf(frame.container as object);
+      }
+    }
     if (repairType !== undefined) this.record(repairType, windowIndex);
     if (this.afterComma) {
       // repair: a comma before the closer (`[1,2,]`) is dropped

@@ -117,6 +117,7 @@ function knownKey(s: Scanner, i: number): boolean {
   const after = text.charCodeAt(end + 1);
   if (after !== 0x3a && after !== 0x20) return false; // : or space: the name has ended
   if (!text.startsWith(key, i + 1)) return false;
+  top.memoHits++;
   top.key = key;
   top.keyPos = s.at(i);
   s.afterComma = false;
@@ -295,7 +296,7 @@ function reopenRoot(s: Scanner): boolean {
   // repair: the early closer is dropped
   s.log.record('removed_extra_closing_bracket', s.rootClosePos);
   const names = Object.keys(last);
-  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length });
+  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length, memoHits: 0 });
   s.rootCommaPos = -1;
   s.afterComma = false;
   s.phase = KEY;
