@@ -77,6 +77,11 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   // Streaming sessions run in their own worker threads (docs/streaming.md "Pinning").
   const streaming = new Streaming(config, logger);
   metrics.addSource(() => streaming.metricLines());
+  metrics.addSource(() => [
+    '# HELP jsonmend_pool_tasks_cancelled_total Queued repairs dropped before they ran because their client went away.',
+    '# TYPE jsonmend_pool_tasks_cancelled_total counter',
+    `jsonmend_pool_tasks_cancelled_total ${pool.cancelledTasks}`,
+  ]);
   const routes: RouteEntry[] = [
     { method: 'post', path: '/v1/repair', name: repair.name, handler: jsonPostHandler(repair, ctx) },
     { method: 'post', path: '/v1/demo/repair', name: demo.name, handler: jsonPostHandler(demo, ctx) },

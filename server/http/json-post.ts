@@ -35,6 +35,11 @@ export interface JsonPostRoute {
 
 interface Refusal { error: RepairError; retryAfterSeconds: number }
 
+/** Work a route has started for a request, to be dropped if the client goes away first. */
+export interface Cancellable {
+  cancel(): void;
+}
+
 const DIGITS = /^[0-9]{1,15}$/;
 const INTERNAL = makeError('INTERNAL_ERROR');
 const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
@@ -59,6 +64,8 @@ export class PostRequest {
   headers: HeaderList | null = null;
   warnings: readonly Warning[] | null = null;
   key: KeyRecord | undefined = undefined;
+  /** Set by a route whose answer waits on queued work (the pool). */
+  waitingOn: Cancellable | null = null;
 
   constructor(
     readonly res: HttpResponse,
@@ -76,6 +83,7 @@ export class PostRequest {
     this.#aborted = true;
     this.#buffer = null;
     this.#chunks = null;
+    this.waitingOn?.cancel();
     if (!this.#finished) this.#finish(null, 'none');
   }
 

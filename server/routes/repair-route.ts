@@ -43,8 +43,9 @@ export class RepairRoute implements JsonPostRoute {
     const sample = this.ctx.config.contract === 'auto' ? sampleOf(body, true) : null;
     const whole = owned && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
     const buffer = (whole ? body.buffer : body.slice().buffer) as ArrayBuffer;
-    const run = this.pool.submit({ endpoint: this.endpoint, body: buffer, warnings: request.warnings })!;
-    return run.then((answer: PoolAnswer): RouteAnswer => {
+    const ticket = this.pool.submit({ endpoint: this.endpoint, body: buffer, warnings: request.warnings })!;
+    request.waitingOn = ticket; // a client that goes away drops its task if it has not started
+    return ticket.answer.then((answer: PoolAnswer): RouteAnswer => {
       if (!isPoolError(answer)) return { status: answer.status, body: answer.body, outcome: answer.outcome, execution: 'pool' };
       const failed = errorAnswer(this.ctx, this, answer, sample, 0);
       failed.outcome.fault = answer.message; // logged: a crashed or timed-out worker

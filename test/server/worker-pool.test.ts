@@ -107,3 +107,38 @@ t.test('the hooks are inert unless JSONMEND_TEST_HOOKS=1', async (t) => {
   t.equal(answer.body.success, true);
   t.same(answer.body.repaired, { boom: '__JSONMEND_TEST_CRASH__' });
 });
+
+t.test('a client that goes away while its repair waits: the task is dropped, never run; a running one is not stopped', async (t) => {
+  const stops = (): number => (server.stdout() + server.stderr()).split('stopped unexpectedly').length;
+  const stopsBefore = stops();
+  const cancelledBefore = await metric('jsonmend_pool_tasks_cancelled_total');
+  const threadsBefore = await metric('jsonmend_pool_threads');
+  // A runs (600 ms); B waits behind it and its client gives up after 150 ms.
+  const running = postJson(url, { raw_output: slow(600) }, auth);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const gaveUp = fetch(url, {
+    method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ raw_output: '{"note": "__JSONMEND_TEST_CRASH__", "b": 2' }), signal: AbortSignal.timeout(150),
+  }).then(() => 'answered', () => 'gave up');
+  t.equal(await gaveUp, 'gave up');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.equal(await metric('jsonmend_pool_queue_depth'), 0, 'the dropped task left the queue at once');
+  t.equal(await metric('jsonmend_pool_tasks_cancelled_total'), cancelledBefore + 1);
+  t.same((await running).body.repaired, { note: '__JSONMEND_TEST_SLEEP_MS=600__', a: 1 }, 'the running task finished');
+  // B carried the crash marker: had it run, its worker would have died and been replaced.
+  const after = await postJson(url, { raw_output: '[1,' }, auth);
+  t.same(after.body.repaired, [1]);
+  t.equal(await metric('jsonmend_pool_threads'), threadsBefore, 'no worker was lost');
+  t.equal(stops(), stopsBefore, 'no worker stopped');
+
+  // A client that gives up while its task runs: the task finishes, its worker stays.
+  const abandoned = fetch(url, {
+    method: 'POST', headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ raw_output: slow(400) }), signal: AbortSignal.timeout(150),
+  }).then(() => 'answered', () => 'gave up');
+  t.equal(await abandoned, 'gave up');
+  t.equal(await metric('jsonmend_pool_tasks_cancelled_total'), cancelledBefore + 1, 'a running task is not counted as dropped');
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  t.same((await postJson(url, { raw_output: '[2,' }, auth)).body.repaired, [2]);
+  t.equal(await metric('jsonmend_pool_threads'), threadsBefore, 'the worker that ran it is still there');
+});
