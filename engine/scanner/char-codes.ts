@@ -75,6 +75,7 @@ export function closingQuote(open: number): number {
   switch (open) {
     case 0x201c: return 0x201d; // “ closes with ”
     case 0x2018: return 0x2019; // ‘ closes with ’
+    case 0x60: return 0xb4; // ` closes with ´ as well as with itself (both count: scan-string.ts)
     default: return open; // " and ' close with themselves
   }
 }

@@ -9,7 +9,7 @@ export function startString(s: Scanner, open: number, isKey: boolean, i: number)
     // repair: single-quoted strings become double-quoted
     s.record('converted_single_quotes', i);
   } else if (open !== 0x22) { // not "
-    // repair: typographic quotes “ ” ‘ ’ become straight double quotes
+    // repair: typographic quotes “ ” ‘ ’ and backticks become straight double quotes
     s.record('converted_smart_quotes', i);
   }
   s.inString = true;

@@ -46,7 +46,7 @@ export function expectValue(s: Scanner, c: number): boolean {
       if (isEllipsis(s, i)) return skipEllipsis(s, i);
       return s.scanValueWord();
     case 0x60: // `
-      return fence(s, i);
+      return backtick(s, i, false);
     case 0x3a: case 0x29: case 0x28: case 0x3b: case 0x2b: // : ) ( ; +
       // repair: a character that cannot start a value is dropped
       s.record('removed_invalid_character', i);
@@ -79,7 +79,7 @@ export function expectKey(s: Scanner, c: number): boolean {
       if (isEllipsis(s, i)) return skipEllipsis(s, i);
       return s.scanKeyWord();
     case 0x60: // `
-      return fence(s, i);
+      return backtick(s, i, true);
     case 0x7b: case 0x5b: { // { [
       const parent = s.stack[s.stack.length - 2];
       if (parent?.isArray === true) {
@@ -328,6 +328,14 @@ function skipEllipsis(s: Scanner, i: number): boolean {
   s.i = i + 3;
   s.phase = AFTER_VALUE;
   s.afterComma = false;
+  return true;
+}
+
+/** A backtick where a name or value starts: a fence, or a JavaScript template string (`text`). */
+function backtick(s: Scanner, i: number, isKey: boolean): boolean {
+  const f = s.fenceAt(i);
+  if (f !== 0) return fence(s, i);
+  s.startString(0x60, isKey, i);
   return true;
 }
 
