@@ -45,6 +45,7 @@ export function scanString(s: Scanner): boolean {
       let k = i - 1;
       while (k >= run && isJsonWhitespace(text.charCodeAt(k))) k--;
       if (k >= run && text.charCodeAt(k) === 0x2c) { // ,
+        if (nameEndsAtColon(s, text, run, k)) return true;
         // repair: the missing closing quote is supplied before the comma
         s.record('closed_string', k);
         finishString(s, text.slice(run, k));
@@ -131,7 +132,7 @@ export function scanString(s: Scanner): boolean {
     i++;
   }
   if (!s.final) return hold(s, run, len);
-  if (cutAtDelimiter(s, text, len)) return true;
+  if (nameEndsAtColon(s, text, run, len) || cutAtDelimiter(s, text, len)) return true;
   // repair: the input ends inside a string, which is closed
   s.record('closed_string', len);
   finishString(s, text.slice(run, i));
@@ -207,6 +208,25 @@ function cutAtDelimiter(s: Scanner, text: string, len: number): boolean {
   s.record('closed_string', end);
   finishString(s, text.slice(from, end));
   s.i = p;
+  return true;
+}
+
+/**
+ * A member name that runs on past a colon (`{"a: 1, "b": 2}`, `{"a: 1}` at the end) lost its
+ * closing quote before that colon: names rarely hold one. Only for a name with no escapes so far
+ * whose raw text is still in the window.
+ */
+function nameEndsAtColon(s: Scanner, text: string, run: number, limit: number): boolean {
+  if (!s.strIsKey || s.strParts.length > 0 || s.strStart - s.base + 1 !== run) return false;
+  const colon = text.indexOf(':', run);
+  if (colon < 0 || colon >= limit) return false;
+  let end = colon;
+  while (end > run && isJsonWhitespace(text.charCodeAt(end - 1))) end--;
+  if (end === run) return false;
+  // repair: the missing closing quote is supplied before the colon
+  s.record('closed_string', end);
+  finishString(s, text.slice(run, end));
+  s.i = colon;
   return true;
 }
 

@@ -48,6 +48,8 @@ const rows: Row[] = [
   // literals and numbers
   ['[NaN, Infinity, -Infinity]', [null, null, null], ['replaced_nan'], 'medium'],
   ['{"a": True, "b": False, "c": None}', { a: true, b: false, c: null }, ['replaced_python_literal']],
+  ['{"a: 1, "b": 2}', { a: 1, b: 2 }, ['closed_string']],
+  ['{"a: 1}', { a: 1 }, ['closed_string']],
   ['{a: `text here`, `b`: ``}', { a: 'text here', b: '' }, ['quoted_unquoted_keys', 'converted_smart_quotes']],
   ['{"a": TRUE, "b": Null, "c": NONE, "d": FALSE}', { a: true, b: null, c: null, d: false }, ['replaced_python_literal']],
   ['{"a": undefined}', { a: null }, ['replaced_undefined']],
