@@ -49,6 +49,8 @@ export class CachedKeyStore implements KeyStore {
   }
 
   get size(): number { return this.#byHash.size; }
+  /** Raw keys remembered since the last reload (only ones that authenticated). */
+  get knownKeys(): number { return this.#known.size; }
 
   lookup(key: string): KeyRecord | undefined {
     let entry = this.#known.get(key);

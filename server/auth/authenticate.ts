@@ -13,7 +13,7 @@ const UNKNOWN = makeError('INVALID_API_KEY');
 export function authenticate(header: string, store: KeyStore): AuthResult {
   if (header === '') return { ok: false, error: MISSING };
   // The scheme is case-insensitive (RFC 9110 §11.1); exactly one space-separated credential.
-  if (header.length < 8 || header.slice(0, 7).toLowerCase() !== 'bearer ') return { ok: false, error: MALFORMED };
+  if (header.length < 8 || (!header.startsWith('Bearer ') && header.slice(0, 7).toLowerCase() !== 'bearer ')) return { ok: false, error: MALFORMED };
   const key = header.slice(7).trim();
   if (key === '' || /\s/.test(key)) return { ok: false, error: MALFORMED };
   const record = store.lookup(key);

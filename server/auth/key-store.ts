@@ -3,6 +3,7 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { SeedKey, Tier } from '../config/env-parsers.js';
 import { MAX_KEY_LENGTH } from '../config/env-parsers.js';
+import { KnownKeyCache } from './known-key-cache.js';
 
 export type TierName = Tier;
 
@@ -30,9 +31,10 @@ export function displayPrefix(key: string): string {
 
 interface StoredEntry { digest: Buffer; record: KeyRecord }
 
-/** Keys live only as SHA-256 digests. */
+/** Keys live only as SHA-256 digests. The table never changes, so the known-key cache never goes stale. */
 export class MemoryKeyStore implements KeyStore {
   readonly #byHash = new Map<string, StoredEntry>();
+  readonly #known = new KnownKeyCache<KeyRecord>();
 
   constructor(seeds: readonly SeedKey[]) {
     for (const seed of seeds) {
@@ -48,12 +50,15 @@ export class MemoryKeyStore implements KeyStore {
   }
 
   lookup(key: string): KeyRecord | undefined {
+    const known = this.#known.get(key);
+    if (known !== undefined) return known;
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
     const digest = sha256(key);
     // The map is indexed by digest, so its lookup time says nothing about the key's bytes; the
     // final comparison is constant-time anyway, so correctness never rests on that argument.
     const entry = this.#byHash.get(digest.toString('hex'));
     if (entry === undefined || !timingSafeEqual(entry.digest, digest)) return undefined;
+    this.#known.remember(key, entry.record);
     return entry.record;
   }
 }

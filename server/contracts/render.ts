@@ -3,9 +3,10 @@ import { failureResponse } from '../../engine/response.js';
 import type { RepairError, RepairResponse } from '../../engine/types.js';
 import { compactFailure, toCompact } from './compact-mapping.js';
 import type { Contract } from './contract.js';
+import { envelopeJson } from './envelope-json.js';
 import {
   serializeCompactFailure, serializeCompactFailureDemo, serializeCompactRateLimit, serializeCompactSuccess,
-  serializeCompactSuccessDemo, serializeEnvelope, serializeEnvelopeDemo,
+  serializeCompactSuccessDemo,
 } from './serializers.js';
 
 export interface Rendered {
@@ -19,10 +20,7 @@ export interface Rendered {
 export function renderRepair(response: RepairResponse, contract: Contract, demoMessage: string | null): Rendered {
   if (contract === 'envelope') {
     const errorCode = response.metadata.errors[0]?.code ?? null;
-    const body = demoMessage === null
-      ? serializeEnvelope(response)
-      : serializeEnvelopeDemo({ success: response.success, repaired: response.repaired, metadata: response.metadata, demo: true, message: demoMessage });
-    return { status: 200, body, errorCode };
+    return { status: 200, body: envelopeJson(response, demoMessage), errorCode };
   }
   const compact = toCompact(response);
   if (compact.valid) {

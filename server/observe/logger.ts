@@ -14,6 +14,9 @@ export class Logger implements RequestObserver {
   readonly #out: NodeJS.WritableStream;
   #buffer = '';
   #scheduled = false;
+  // The last key id and its JSON: a busy server logs the same few keys over and over.
+  #keyId: string | null = null;
+  #keyJson = 'null';
   readonly #flush = (): void => {
     this.#scheduled = false;
     this.flush();
@@ -40,8 +43,16 @@ export class Logger implements RequestObserver {
       `{"time":${r.time},"level":"info","msg":"request","requestId":"${r.requestId}","route":"${r.route}","status":${r.status},` +
         `"outcome":"${r.outcome}","contract":${r.contract === null ? 'null' : `"${r.contract}"`},` +
         `"latencyMs":${Math.round(r.latencyMs * 1000) / 1000},"inputBytes":${r.inputBytes},"execution":"${r.execution}",` +
-        `"keyId":${r.keyId === null ? 'null' : JSON.stringify(r.keyId)}}`,
+        `"keyId":${this.#keyIdJson(r.keyId)}}`,
     );
+  }
+
+  #keyIdJson(keyId: string | null): string {
+    if (keyId !== this.#keyId) {
+      this.#keyId = keyId;
+      this.#keyJson = keyId === null ? 'null' : JSON.stringify(keyId);
+    }
+    return this.#keyJson;
   }
 
   #append(line: string): void {

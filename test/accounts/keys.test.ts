@@ -6,6 +6,8 @@ import {
 } from '../../server/accounts/api-key.js';
 import { CachedKeyStore } from '../../server/accounts/cached-key-store.js';
 import { ManualClock } from '../../server/accounts/clock.js';
+import type { AccountsStorage } from '../../server/accounts/storage.js';
+import { KnownKeyCache } from '../../server/auth/known-key-cache.js';
 import { SCHEMA_VERSION } from '../../server/accounts/migrations.js';
 import { openStorage, tempDataDir } from './helpers.js';
 
@@ -100,6 +102,82 @@ t.test('cached key store: lookups, revocation, last-used batching', async (t) =>
   t.ok(store.lookup(key), 'still cached until the next refresh');
   await store.refresh();
   t.equal(store.lookup(key), undefined, 'revoked');
+});
+
+t.test('known-key cache: hits skip the hash, misses are not kept, every reload drops it', async (t) => {
+  const storage = openStorage(t);
+  const clock = new ManualClock();
+  const store = new CachedKeyStore({ storage, clock });
+  const key = generateApiKey();
+  await storage.createKey({ id: 'key_1', hash: hashApiKey(key), prefix: displayPrefix(key), name: '', tier: 'pro', createdAt: 1 });
+  await store.refresh();
+  const first = store.lookup(key);
+  t.match(first, { id: 'key_1', tier: 'pro' });
+  t.equal(store.knownKeys, 1, 'an authenticated key is remembered');
+  t.equal(store.lookup(key), first, 'the cached lookup gives the same record');
+  for (let i = 0; i < 50; i++) t.equal(store.lookup(`${key.slice(0, -2)}-${i}`), undefined); // "-" is not base62: never the key
+  t.equal(store.knownKeys, 1, 'unknown keys are never remembered');
+
+  clock.set(9_000);
+  store.lookup(key);
+  await store.flushLastUsed();
+  t.equal((await storage.findKeyByHash(hashApiKey(key)))?.lastUsedAt, 9_000, 'a cached hit still counts as a use');
+
+  // A tier change reaches the request path with the reload, not a stale cached record.
+  await store.seed(parseApiKeys('operator-key-1:free'));
+  t.match(store.lookup('operator-key-1'), { tier: 'free' });
+  await store.seed(parseApiKeys('operator-key-1:team'));
+  t.match(store.lookup('operator-key-1'), { tier: 'team' }, 'the new tier, though the old record was cached');
+
+  t.ok(store.lookup(key), 'cached before the revoke');
+  await storage.revokeKey('key_1', 10_000);
+  await store.refresh();
+  t.equal(store.lookup(key), undefined, 'a revoked key is refused from the reload on, though its lookup was cached');
+  t.equal(store.knownKeys, 0, 'the revoked key left the cache (the other key was not used since the reload)');
+});
+
+t.test('overlapping refreshes: an older table never replaces a newer one', async (t) => {
+  const storage = openStorage(t);
+  const key = generateApiKey();
+  await storage.createKey({ id: 'key_1', hash: hashApiKey(key), prefix: displayPrefix(key), name: '', tier: 'pro', createdAt: 1 });
+  let release: (() => void) | undefined;
+  let holdNextLoad = false;
+  // The storage, except that one table load can be held back after it has read the keys.
+  const slow = {
+    keysVersion: () => storage.keysVersion(),
+    loadAllActiveKeys: async () => {
+      const keys = await storage.loadAllActiveKeys();
+      if (holdNextLoad) {
+        holdNextLoad = false;
+        await new Promise<void>((resolve) => { release = resolve; });
+      }
+      return keys;
+    },
+  } as unknown as AccountsStorage;
+  const racing = new CachedKeyStore({ storage: slow, clock: new ManualClock() });
+  await racing.refresh();
+  t.ok(racing.lookup(key), 'loaded and cached');
+  holdNextLoad = true;
+  const early = racing.refresh(true); // has read a table that still holds the key, then stalls
+  while (release === undefined) await new Promise((resolve) => setImmediate(resolve));
+  await storage.revokeKey('key_1', 2);
+  t.equal(await racing.refresh(), true, 'the later refresh sees the revoke');
+  t.equal(racing.lookup(key), undefined, 'refused');
+  release();
+  t.equal(await early, false, 'the stalled refresh gives way');
+  t.equal(racing.lookup(key), undefined, 'still refused: the stale table was not put back');
+});
+
+t.test('KnownKeyCache is bounded', async (t) => {
+  const cache = new KnownKeyCache<number>(3);
+  for (let i = 0; i < 10; i++) {
+    cache.remember(`k${i}`, i);
+    t.ok(cache.size <= 3, `size ${cache.size} after ${i + 1} keys`);
+    t.equal(cache.get(`k${i}`), i, 'the newest key is kept');
+  }
+  cache.clear();
+  t.equal(cache.size, 0);
+  t.equal(cache.get('k9'), undefined);
 });
 
 t.test('API_KEYS parsing and seeding: insert, update tier, never un-revoke', async (t) => {
