@@ -81,7 +81,7 @@ function deadlineRationale(): number {
   const settings = { contract: 'auto' as const, maxPayloadBytes: MAX_PAYLOAD_BYTES, demoMessage: '' };
   const run = (body: string): [number, string] => {
     const started = performance.now();
-    const result = runRepairTask({ endpoint: 'repair', body: Buffer.from(body), warnings: null, refuseSchema: false }, settings);
+    const result = runRepairTask({ endpoint: 'repair', body: Buffer.from(body), warnings: null, schemaGate: null }, settings);
     const ms = performance.now() - started;
     const answer = JSON.parse(typeof result === 'string' ? '{}' : result.body);
     return [ms, answer.success === true ? 'repaired' : String(answer.metadata?.errors?.[0]?.code)];

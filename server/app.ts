@@ -1,5 +1,6 @@
 // Assembles the service: uWS app, repair pool, key store, admission hook, observers, routes.
 // The accounts and streaming layers plug in through ServerParts, without touching the pipeline.
+import { warmUpSchemaCompiler } from '../engine/schema/index.js';
 import { MemoryKeyStore, type KeyStore } from './auth/key-store.js';
 import type { Config } from './config/load-config.js';
 import { ADMIT_ALL, type Admission } from './http/admission.js';
@@ -13,6 +14,7 @@ import { Metrics } from './observe/metrics.js';
 import type { RequestObserver } from './observe/request-record.js';
 import { RepairPool } from './pool/repair-pool.js';
 import { demoMessageFor, RepairRoute } from './routes/repair-route.js';
+import { InlineSchemaGate } from './tasks/inline-schema-gate.js';
 import { statusRoutes } from './routes/status-routes.js';
 import { Streaming } from './streaming/streaming.js';
 import type { RepairTaskSettings } from './tasks/repair-task.js';
@@ -72,8 +74,12 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
     lifecycle,
     logger,
   };
-  const repair = new RepairRoute('repair', ctx, pool, settings);
-  const demo = new RepairRoute('demo', ctx, pool, settings);
+  // One gate: both routes see the same HTTP-thread schema cache. Warmed before listening, so the
+  // first schema this thread compiles (a cheap one, see the gate) stalls no request for ~80 ms.
+  warmUpSchemaCompiler();
+  const schemaGate = new InlineSchemaGate();
+  const repair = new RepairRoute('repair', ctx, pool, settings, schemaGate);
+  const demo = new RepairRoute('demo', ctx, pool, settings, schemaGate);
   // Streaming sessions run in their own worker threads (docs/streaming.md "Pinning").
   const streaming = new Streaming(config, logger);
   metrics.addSource(() => streaming.metricLines());

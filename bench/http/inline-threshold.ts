@@ -33,7 +33,7 @@ function median(values: number[]): number {
 }
 
 function inlineMicros(body: Uint8Array): number {
-  const request = { endpoint: 'repair' as const, body, warnings: null, refuseSchema: false };
+  const request = { endpoint: 'repair' as const, body, warnings: null, schemaGate: null };
   const samples: number[] = [];
   const budgetEnd = performance.now() + 1500;
   for (let i = 0; i < 5 || (performance.now() < budgetEnd && i < 2000); i++) {

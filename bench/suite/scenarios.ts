@@ -75,7 +75,7 @@ export function scenarios(): Scenario[] {
     repair('malformed-1kb', 'malformed 1 KB LLM reply', MALFORMED_1KB, SMALL, ECHO_SMALL, SMALL_TARGETS),
     {
       ...repair('schema-1kb', 'malformed 1 KB + schema', MALFORMED_1KB, SMALL, ECHO_SMALL, SMALL_TARGETS, REPLY_SCHEMA),
-      note: 'a schema always sends the request to the pool (operations.md)',
+      note: 'the first request with the schema goes to the pool; once the HTTP thread has it compiled, the rest run inline (operations.md)',
     },
     repair('malformed-100kb', 'malformed 100 KB', kb100, 16, ['echo-100kb'], []),
     repair('malformed-1mb', 'malformed 1 MB', mb1, 4, ['echo-1mb'], [{ kind: 'input-mbps', min: 100 }]),

@@ -14,6 +14,11 @@ export class SchemaCache<V> {
     return this.entries.size;
   }
 
+  /** Present, without making it the most recently used. */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   get(key: string): V | undefined {
     const value = this.entries.get(key);
     if (value !== undefined && value !== this.newest) {

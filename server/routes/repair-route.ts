@@ -1,11 +1,13 @@
-// POST /v1/repair and POST /v1/demo/repair. Small bodies without a schema are repaired inline on
-// the uWS thread (a pool hop costs ~100 µs of latency and 40–50 µs of CPU, several times a small
-// repair); larger ones, and any carrying a schema, go to the pool with their body transferred.
+// POST /v1/repair and POST /v1/demo/repair. Small bodies are repaired inline on the uWS thread (a
+// pool hop costs ~100 µs of latency and 40–50 µs of CPU, several times a small repair) unless they
+// carry a schema the HTTP thread has not compiled (inline-schema-gate.ts); larger ones, and those,
+// go to the pool with their body transferred.
 import { makeError } from '../../engine/error-codes.js';
 import { sampleOf } from '../contracts/contract-sniffer.js';
 import type { HttpContext } from '../http/http-context.js';
 import { errorAnswer, type JsonPostRoute, type PostRequest, type RouteAnswer } from '../http/json-post.js';
 import { isPoolError, type PoolAnswer, type RepairPool } from '../pool/repair-pool.js';
+import { InlineSchemaGate } from '../tasks/inline-schema-gate.js';
 import { NEEDS_POOL, runRepairTask, type BatchEndpoint, type RepairTaskSettings } from '../tasks/repair-task.js';
 
 const AT_CAPACITY = makeError('SERVICE_UNAVAILABLE', 'The server is at maximum capacity: the repair queue is full.', {
@@ -27,6 +29,7 @@ export class RepairRoute implements JsonPostRoute {
     private readonly ctx: HttpContext,
     private readonly pool: RepairPool,
     private readonly settings: RepairTaskSettings,
+    private readonly schemaGate: InlineSchemaGate,
   ) {
     this.name = endpoint;
     this.requiresKey = endpoint === 'repair';
@@ -34,9 +37,11 @@ export class RepairRoute implements JsonPostRoute {
   }
 
   dispatch(request: PostRequest, body: Uint8Array, owned: boolean): RouteAnswer | Promise<RouteAnswer> {
+    let refusedSchema: string | null = null;
     if (body.byteLength <= this.ctx.config.inlineMaxBytes) {
-      const result = runRepairTask({ endpoint: this.endpoint, body, warnings: request.warnings, refuseSchema: true }, this.settings);
+      const result = runRepairTask({ endpoint: this.endpoint, body, warnings: request.warnings, schemaGate: this.schemaGate }, this.settings);
       if (result !== NEEDS_POOL) return { status: result.status, body: result.body, outcome: result.outcome, execution: 'inline' };
+      refusedSchema = this.schemaGate.takeRefused();
     }
     if (this.pool.isFull) return errorAnswer(this.ctx, this, AT_CAPACITY, sampleOf(body, false), 0);
     // The body is transferred to the worker; keep what shaping a crash or timeout answer needs.
@@ -46,7 +51,10 @@ export class RepairRoute implements JsonPostRoute {
     const ticket = this.pool.submit({ endpoint: this.endpoint, body: buffer, warnings: request.warnings })!;
     request.waitingOn = ticket; // a client that goes away drops its task if it has not started
     return ticket.answer.then((answer: PoolAnswer): RouteAnswer => {
-      if (!isPoolError(answer)) return { status: answer.status, body: answer.body, outcome: answer.outcome, execution: 'pool' };
+      if (!isPoolError(answer)) {
+        if (refusedSchema !== null && answer.schemaCompileMs !== undefined) this.schemaGate.learn(refusedSchema, answer.schemaCompileMs);
+        return { status: answer.status, body: answer.body, outcome: answer.outcome, execution: 'pool' };
+      }
       const failed = errorAnswer(this.ctx, this, answer, sample, 0);
       failed.outcome.fault = answer.message; // logged: a crashed or timed-out worker
       failed.execution = 'pool';

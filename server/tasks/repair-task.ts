@@ -18,10 +18,15 @@ export interface RepairTaskRequest {
   /** Added by admission (e.g. QUOTA_EXCEEDED from the accounts layer); null when none. */
   warnings: readonly Warning[] | null;
   /**
-   * Inline runs give back requests that carry a schema: schema work (compiling it, its patterns)
-   * is not bounded by the input size, so it belongs where TASK_TIMEOUT_MS can stop it.
+   * Inline runs give back (NEEDS_POOL) requests whose schema this gate does not admit: compiling a
+   * schema is not bounded by the input size, so a schema not yet compiled here belongs where
+   * TASK_TIMEOUT_MS can stop it (see inline-schema-gate.ts). null: every schema is run here (workers).
    */
-  refuseSchema: boolean;
+  schemaGate: SchemaGate | null;
+}
+
+export interface SchemaGate {
+  admits(schema: unknown): boolean;
 }
 
 /** Fixed per server; a worker receives them once, through workerData. */
@@ -36,6 +41,8 @@ export interface RepairTaskResult {
   status: number;
   body: string;
   outcome: AnswerOutcome;
+  /** Set by pool workers for a request with a schema: what compiling that schema cost (ms). */
+  schemaCompileMs?: number;
 }
 
 export const NEEDS_POOL = 'needs-pool' as const;
@@ -92,7 +99,7 @@ export function runRepairTask(request: RepairTaskRequest, settings: RepairTaskSe
     const message = `The input is ${inputBytes} bytes of UTF-8; the limit is ${settings.maxPayloadBytes}.`;
     return fail(makeError('PAYLOAD_TOO_LARGE', message), contract, settings, endpoint, inputBytes);
   }
-  if (request.refuseSchema && batch.schema !== undefined) return NEEDS_POOL;
+  if (request.schemaGate !== null && batch.schema !== undefined && batch.schema !== null && !request.schemaGate.admits(batch.schema)) return NEEDS_POOL;
 
   let response: RepairResponse;
   try {

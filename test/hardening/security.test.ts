@@ -112,7 +112,7 @@ t.test('__proto__, constructor and prototype in inputs and schemas stay plain da
     for (const schema of [undefined, ...HOSTILE_SCHEMAS]) {
       for (const field of ['raw_output', 'content'] as const) {
         const request = schema === undefined ? `{"${field}": ${JSON.stringify(input)}}` : `{"${field}": ${JSON.stringify(input)}, "mode": "lenient", "schema": ${JSON.stringify(schema)}}`;
-        const result = runRepairTask({ endpoint: 'repair', body: Buffer.from(request), warnings: null, refuseSchema: false }, SETTINGS);
+        const result = runRepairTask({ endpoint: 'repair', body: Buffer.from(request), warnings: null, schemaGate: null }, SETTINGS);
         if (typeof result === 'string') throw new Error('unexpected NEEDS_POOL');
         const answer = JSON.parse(result.body);
         const value = field === 'raw_output' ? answer.repaired : answer.repaired === undefined ? null : JSON.parse(answer.repaired);
@@ -130,7 +130,7 @@ t.test('__proto__, constructor and prototype in inputs and schemas stay plain da
 t.test('schema defaults under __proto__ and constructor.prototype are filled in as own members', async (t) => {
   const run = (input: string, schema: unknown): any => {
     const request = JSON.stringify({ raw_output: input, mode: 'lenient', schema });
-    const result = runRepairTask({ endpoint: 'repair', body: Buffer.from(request), warnings: null, refuseSchema: false }, SETTINGS);
+    const result = runRepairTask({ endpoint: 'repair', body: Buffer.from(request), warnings: null, schemaGate: null }, SETTINGS);
     if (typeof result === 'string') throw new Error('unexpected NEEDS_POOL');
     return JSON.parse(result.body);
   };

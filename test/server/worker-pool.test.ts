@@ -92,7 +92,7 @@ t.test('a client that goes away mid-repair: counted as aborted, the server carri
   t.same(next.body.repaired, [true]);
 });
 
-t.test('a schema sends even a small body to the pool (its work is not bounded by size)', async (t) => {
+t.test('a schema not yet compiled on the HTTP thread sends even a small body to the pool (its work is not bounded by size)', async (t) => {
   const inlineServer = await startServer(t, { API_KEYS: `${KEY}:unlimited`, JSONMEND_TEST_HOOKS: '1', TASK_TIMEOUT_MS: '300' });
   const inlineUrl = `${inlineServer.url}/v1/repair`;
   const plain = await postJson(inlineUrl, { raw_output: '{"x": "__JSONMEND_TEST_CRASH__"}' }, auth);

@@ -1,0 +1,87 @@
+// Decides, on the HTTP thread, whether a small request that carries a schema may be repaired there
+// instead of in the pool. Validating a small value against a compiled schema costs microseconds; the
+// pool hop costs the HTTP thread more than that, and 50 concurrent schema requests used to overflow
+// the default queue (docs/capacity.md). Compiling is the risk: a 13 KB schema with patterns took
+// 124 ms here, and the HTTP thread has no deadline. So the HTTP thread compiles a schema only when
+// a client repeats it and a worker has already measured its compile as cheap, and only within a
+// budget of compile time per second; unique schemas (one per request, as a hostile client would
+// send), expensive ones and those past the budget go to the pool, where TASK_TIMEOUT_MS can stop them.
+import { compiledSchema, isSchemaTextCompiled } from '../../engine/schema/index.js';
+
+/**
+ * Worker-measured compile time up to which the HTTP thread compiles the schema itself. Measured
+ * warm: 1.5–3 ms for a small schema, 6 ms for the 791-character schema of the bench's 1 KB reply.
+ */
+export const INLINE_SCHEMA_COMPILE_MAX_MS = 20;
+/**
+ * HTTP-thread compile time allowed per second (at most 5% of the thread, whatever clients send);
+ * each compile is charged the larger of its worker-measured and its actual cost.
+ */
+export const INLINE_COMPILE_BUDGET_MS = 50;
+const BUDGET_WINDOW_MS = 1000;
+/** Schemas whose worker compile cost is remembered; the oldest is forgotten first. */
+const MAX_REMEMBERED = 512;
+/** Longer schema texts are not remembered (at most 512 × 16 Ki characters held); they compile slowly anyway. */
+const MAX_REMEMBERED_TEXT = 16 * 1024;
+
+export class InlineSchemaGate {
+  /** Schema text -> what compiling it cost a worker (ms). */
+  readonly #costs = new Map<string, number>();
+  /** Text of the schema the last admits() call refused, for the route to pair with the pool's answer. */
+  #refused: string | null = null;
+  #windowStart = -Infinity;
+  #spentMs = 0;
+
+  constructor(private readonly now: () => number = performance.now.bind(performance)) {}
+
+  /** True when a repair with `schema` will find it compiled on this thread (compiling it now if cheap). */
+  admits(schema: unknown): boolean {
+    this.#refused = null;
+    let text: string;
+    try {
+      text = JSON.stringify(schema);
+    } catch {
+      return false; // nested beyond JSON.stringify's reach: the pool's answer explains it
+    }
+    if (isSchemaTextCompiled(text)) return true;
+    const cost = this.#costs.get(text);
+    if (cost !== undefined && cost <= INLINE_SCHEMA_COMPILE_MAX_MS && this.#withinBudget(cost)) {
+      this.#costs.delete(text);
+      const started = this.now();
+      try {
+        compiledSchema(schema);
+      } catch {
+        return false;
+      } finally {
+        this.#spentMs += Math.max(cost, this.now() - started);
+      }
+      return isSchemaTextCompiled(text);
+    }
+    if (text.length <= MAX_REMEMBERED_TEXT) this.#refused = text;
+    return false;
+  }
+
+  #withinBudget(cost: number): boolean {
+    const now = this.now();
+    if (now - this.#windowStart >= BUDGET_WINDOW_MS) {
+      this.#windowStart = now;
+      this.#spentMs = 0;
+    }
+    return this.#spentMs + cost <= INLINE_COMPILE_BUDGET_MS;
+  }
+
+  /** The text of the schema admits() just refused (null if it admitted), cleared by reading. */
+  takeRefused(): string | null {
+    const text = this.#refused;
+    this.#refused = null;
+    return text;
+  }
+
+  /** A worker compiled (or had compiled) `schemaText` in `compileMs`. */
+  learn(schemaText: string, compileMs: number): void {
+    if (this.#costs.size >= MAX_REMEMBERED && !this.#costs.has(schemaText)) {
+      this.#costs.delete(this.#costs.keys().next().value!);
+    }
+    this.#costs.set(schemaText, compileMs);
+  }
+}

@@ -1,0 +1,57 @@
+// The HTTP thread's decision on schemas, in-process (server/tasks/inline-schema-gate.ts).
+import t from 'tap';
+import { clearSchemaCache, isSchemaTextCompiled } from '../../dist/engine/schema/index.js';
+import { INLINE_COMPILE_BUDGET_MS, INLINE_SCHEMA_COMPILE_MAX_MS, InlineSchemaGate } from '../../dist/server/tasks/inline-schema-gate.js';
+
+t.beforeEach(() => clearSchemaCache());
+
+t.test('an unseen schema is refused, and named for the route to pair with the pool answer', async (t) => {
+  const gate = new InlineSchemaGate();
+  const schema = { type: 'object', properties: { a: { type: 'number' } } };
+  t.equal(gate.admits(schema), false);
+  t.equal(gate.takeRefused(), JSON.stringify(schema));
+  t.equal(gate.takeRefused(), null, 'cleared by reading');
+  t.equal(isSchemaTextCompiled(JSON.stringify(schema)), false, 'nothing was compiled');
+});
+
+t.test('learned cheap: compiled at the next sighting and admitted from then on', async (t) => {
+  const gate = new InlineSchemaGate();
+  const schema = { type: 'array', items: { type: 'string' } };
+  gate.admits(schema);
+  gate.learn(gate.takeRefused()!, INLINE_SCHEMA_COMPILE_MAX_MS - 1);
+  t.equal(gate.admits(schema), true);
+  t.equal(gate.takeRefused(), null);
+  t.equal(isSchemaTextCompiled(JSON.stringify(schema)), true);
+  t.equal(gate.admits(schema), true, 'a cache hit from then on');
+});
+
+t.test('learned expensive: never compiled here', async (t) => {
+  const gate = new InlineSchemaGate();
+  const schema = { type: 'string', minLength: 2 };
+  gate.admits(schema);
+  gate.learn(gate.takeRefused()!, INLINE_SCHEMA_COMPILE_MAX_MS + 1);
+  for (let i = 0; i < 3; i++) t.equal(gate.admits(schema), false);
+  t.equal(isSchemaTextCompiled(JSON.stringify(schema)), false);
+});
+
+t.test('the remembered costs are bounded: the oldest is forgotten first', async (t) => {
+  const gate = new InlineSchemaGate();
+  const schemaOf = (i: number): object => ({ type: 'object', title: `s${i}` });
+  for (let i = 0; i <= 512; i++) gate.learn(JSON.stringify(schemaOf(i)), 1);
+  t.equal(gate.admits(schemaOf(0)), false, 'the first one was forgotten');
+  t.equal(gate.admits(schemaOf(512)), true, 'the newest is still known');
+});
+
+t.test('compiles on the HTTP thread are bounded per second, whatever clients send', async (t) => {
+  let clock = 0;
+  const gate = new InlineSchemaGate(() => clock);
+  const schemaOf = (i: number): object => ({ type: 'object', title: `budget-${i}` });
+  const perCompile = INLINE_SCHEMA_COMPILE_MAX_MS; // charged at the worker-measured cost when that is larger
+  const fit = Math.floor(INLINE_COMPILE_BUDGET_MS / perCompile);
+  for (let i = 0; i <= fit; i++) gate.learn(JSON.stringify(schemaOf(i)), perCompile);
+  for (let i = 0; i < fit; i++) t.equal(gate.admits(schemaOf(i)), true, `compile ${i + 1} fits the budget`);
+  t.equal(gate.admits(schemaOf(fit)), false, 'the next one is past the budget: it goes to the pool');
+  t.equal(isSchemaTextCompiled(JSON.stringify(schemaOf(fit))), false);
+  clock += 1000;
+  t.equal(gate.admits(schemaOf(fit)), true, 'a second later the budget is back');
+});
