@@ -6,6 +6,7 @@
 //   --sweep               req/s and p99 against each capacity setting; PNG charts into docs/
 //   --charts <sweep.json> redraw those charts from a saved sweep, running nothing
 //   --only <id,id>        run only these scenarios (ids as in the results file; "overload")
+//   --soak                the memory soak instead (bench/soak/run.ts: 240 s; with --quick 60 s)
 // Exit status: 0 when every target passes, 1 when one fails, 2 on a usage or run error.
 import { parseArgs } from 'node:util';
 import { runBench } from './suite/bench-run.js';
@@ -13,6 +14,7 @@ import { stopLoad } from './suite/load.js';
 import { installCleanup, stopAll } from './suite/processes.js';
 import { renderNotes, renderRows } from './suite/report.js';
 import { loadResults, renderComparison, saveResults } from './suite/results.js';
+import { renderSoak, runSoak } from './soak/run.js';
 import { runSweep } from './suite/sweep.js';
 import { redrawSweepCharts } from './suite/sweep-charts.js';
 
@@ -20,6 +22,7 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     sweep: { type: 'boolean', default: false },
+    soak: { type: 'boolean', default: false },
     compare: { type: 'string' },
     with: { type: 'string' },
     only: { type: 'string' },
@@ -30,7 +33,7 @@ const { values } = parseArgs({
 
 async function main(): Promise<number> {
   if (values.help) {
-    process.stdout.write('usage: npm run bench [-- --quick] [--compare <file> [--with <file>]] [--sweep] [--charts <sweep.json>] [--only id,id]\n');
+    process.stdout.write('usage: npm run bench [-- --quick] [--compare <file> [--with <file>]] [--sweep] [--soak] [--charts <sweep.json>] [--only id,id]\n');
     return 0;
   }
   if (values.charts !== undefined) {
@@ -48,6 +51,11 @@ async function main(): Promise<number> {
   if (values.sweep) {
     await runSweep({ quick: values.quick });
     return 0;
+  }
+  if (values.soak) {
+    const soak = await runSoak(values.quick ? { seconds: 60 } : {});
+    process.stdout.write(`\n${renderSoak(soak)}\n`);
+    return soak.flat && !soak.serverExited && soak.tally.unexpected === 0 ? 0 : 1;
   }
   const results = await runBench({ quick: values.quick, only: values.only?.split(',').map((id) => id.trim()) ?? null });
   const { machine } = results;

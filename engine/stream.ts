@@ -10,7 +10,7 @@ import type { RepairOptions, RepairResponse, StreamState } from './types.js';
 export interface StreamOptions extends RepairOptions {
   /**
    * Echo the whole buffer in every state's `buffered` (the spec's shape; default true). Off, pushes
-   * cost their chunk only and `buffered` is an empty string.
+   * cost their chunk only and the state has no `buffered` field.
    */
   echoBuffer?: boolean;
 }
@@ -88,7 +88,8 @@ class Stream implements RepairStream {
       json_parseable: parseable,
       safe_to_emit: parseable,
       partial,
-      buffered: this.options.echoBuffer === false ? '' : this.buffered(),
+      // undefined: the key is left out of the serialized state (not required by its serializer).
+      buffered: this.options.echoBuffer === false ? undefined : this.buffered(),
       incomplete_token: s.inString ? this.stringToken() : heldToken,
       brace_depth: depth,
       in_string: s.inString,

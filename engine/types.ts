@@ -72,7 +72,8 @@ export interface StreamState {
   json_parseable: boolean;
   safe_to_emit: boolean;
   partial: unknown;
-  buffered: string;
+  /** Everything pushed so far; left out when the stream was created with `echoBuffer: false`. */
+  buffered?: string;
   incomplete_token: string;
   brace_depth: number;
   in_string: boolean;

@@ -10,8 +10,9 @@ const int = { type: 'integer' } as const;
 type Serializer = (doc: unknown) => string;
 const compile = (schema: object): Serializer => build(schema) as Serializer;
 
+// `buffered` is absent from a session started with `echo_buffer: false` (docs/streaming.md).
 const STATE_FIELDS = [
-  'structurally_complete', 'json_parseable', 'safe_to_emit', 'partial', 'buffered', 'incomplete_token',
+  'structurally_complete', 'json_parseable', 'safe_to_emit', 'partial', 'incomplete_token',
   'brace_depth', 'in_string', 'expected_next',
 ];
 

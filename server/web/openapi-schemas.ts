@@ -37,7 +37,7 @@ export const SCHEMAS: Record<string, object> = {
   EnvelopeStreamStartRequest: closed([], {
     schema: SCHEMA,
     mode: { ...MODE, default: 'strict' },
-    echo_buffer: { type: 'boolean', default: true, description: 'false leaves `buffered` empty in push answers (saves copying the buffer).' },
+    echo_buffer: { type: 'boolean', default: true, description: 'false leaves `buffered` out of push answers (saves copying the buffer).' },
   }),
   CompactStreamStartRequest: closed(['sessionId'], {
     sessionId: { type: 'string', pattern: UUID, description: 'A UUID the client generates.' },
@@ -108,13 +108,13 @@ export const SCHEMAS: Record<string, object> = {
     expires_at: { ...int, description: 'Unix time in milliseconds; each push moves it SESSION_TTL_MS ahead.' },
   }),
   StreamState: closed(
-    ['structurally_complete', 'json_parseable', 'safe_to_emit', 'partial', 'buffered', 'incomplete_token', 'brace_depth', 'in_string', 'expected_next'],
+    ['structurally_complete', 'json_parseable', 'safe_to_emit', 'partial', 'incomplete_token', 'brace_depth', 'in_string', 'expected_next'],
     {
       structurally_complete: bool,
       json_parseable: bool,
       safe_to_emit: bool,
       partial: { description: 'The value parsed so far, or null.' },
-      buffered: str,
+      buffered: { type: 'string', description: 'Everything pushed so far; absent when the session was started with echo_buffer: false.' },
       incomplete_token: str,
       brace_depth: int,
       in_string: bool,

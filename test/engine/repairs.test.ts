@@ -14,6 +14,11 @@ const rows: Row[] = [
   ['{"a": 1} I hope this helps!', { a: 1 }, ['stripped_trailing_text']],
   ['```{"a":"b"}```', { a: 'b' }, ['removed_markdown_fence']],
   ['<think>The user wants {a}.</think>\n{"a": 2}', { a: 2 }, ['stripped_leading_text']],
+  // A bracketed word in the prose (a citation, a tag) is prose, not the root; arrays stay arrays.
+  ['Note [1]: see below.\n{"a": 1, "b": [2]}', { a: 1, b: [2] }, ['stripped_leading_text']],
+  ['I [think] this is right:\n```json\n{"a": 1}\n```', { a: 1 }, ['stripped_leading_text', 'removed_markdown_fence']],
+  ['Here: [1, 2, 3]', [1, 2, 3], ['stripped_leading_text']],
+  ['Result:\n[1]', [1], ['stripped_leading_text']],
   // truncation, cut anywhere
   ['{"a": 1, "b": [1, 2', { a: 1, b: [1, 2] }, ['closed_array_bracket', 'closed_object_bracket']],
   ['{"a": "hello wor', { a: 'hello wor' }, ['closed_string', 'closed_object_bracket']],

@@ -88,7 +88,7 @@ t.test('envelope: a broken document, its hints, and finalize with a schema and m
   t.same(final.body.repaired, { qty: 3 }, 'coerced, and the undeclared fields removed (strict is the envelope default)');
 });
 
-t.test('echo_buffer: false leaves buffered empty and changes nothing else', async (t) => {
+t.test('echo_buffer: false leaves buffered out and changes nothing else', async (t) => {
   const doc = '{"a": [1, 2, {"b": "text"}], "c": true}';
   const echo = await startEnvelope();
   const quiet = await startEnvelope({ echo_buffer: false });
@@ -97,7 +97,7 @@ t.test('echo_buffer: false leaves buffered empty and changes nothing else', asyn
     const loud = (await postJson(at('push'), { session_id: echo, chunk }, auth)).body.state;
     const silent = (await postJson(at('push'), { session_id: quiet, chunk }, auth)).body.state;
     t.equal(loud.buffered, doc.slice(0, i + chunk.length));
-    t.equal(silent.buffered, '');
+    t.notOk('buffered' in silent, 'no buffered field at all');
     t.same({ ...silent, buffered: loud.buffered }, loud);
   }
   const a = await postJson(at('finalize'), { session_id: echo }, auth);
