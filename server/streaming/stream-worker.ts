@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { compiledSchema } from '../../engine/schema/index.js';
 import { createStream, type RepairStream } from '../../engine/stream.js';
 import type { RepairResponse, StreamState } from '../../engine/types.js';
-import { renderRepair } from '../contracts/render.js';
+import { renderRepairSafely } from '../contracts/render.js';
 import { describeFault } from '../observe/request-record.js';
 import { applyTestHooks } from '../pool/test-hooks.js';
 import { addWarnings, countRepairs } from '../tasks/repair-task.js';
@@ -90,9 +90,9 @@ function finalize(m: FinalizeMessage): void {
   streams.delete(m.handle);
   const response: RepairResponse = stream.finalize();
   if (m.warnings !== null && m.warnings.length > 0) addWarnings(response, m.warnings);
-  const rendered = renderRepair(response, m.contract, null);
+  const rendered = renderRepairSafely(response, m.contract, null);
   reply.errorCode = rendered.errorCode;
-  reply.confidence = response.success ? response.metadata.confidence : null;
+  reply.confidence = response.success && rendered.errorCode === null ? response.metadata.confidence : null;
   reply.repairCounts = countRepairs(response);
   send(m.id, rendered.body);
 }

@@ -5,7 +5,7 @@ import { makeError, repair } from '../../engine/index.js';
 import type { RepairError, RepairResponse, Warning } from '../../engine/types.js';
 import type { ContractSetting } from '../config/load-config.js';
 import { detectContract, fallbackContract, type Contract } from '../contracts/contract.js';
-import { renderError, renderRepair, type Rendered } from '../contracts/render.js';
+import { renderError, renderRepairSafely, type Rendered } from '../contracts/render.js';
 import { readBatchRequest } from '../contracts/request-validation.js';
 import { describeFault, type AnswerOutcome } from '../observe/request-record.js';
 
@@ -112,9 +112,8 @@ export function runRepairTask(request: RepairTaskRequest, settings: RepairTaskSe
   if (request.warnings !== null && request.warnings.length > 0) addWarnings(response, request.warnings);
   let rendered: Rendered;
   try {
-    rendered = renderRepair(response, contract, endpoint === 'demo' ? settings.demoMessage : null);
+    rendered = renderRepairSafely(response, contract, endpoint === 'demo' ? settings.demoMessage : null);
   } catch (error) {
-    // e.g. a value nested deeper than JSON.stringify's recursion allows.
     const result = fail(makeError('INTERNAL_ERROR', 'The repaired value could not be serialized.'), contract, settings, endpoint, inputBytes);
     result.outcome.fault = describeFault(error);
     return result;
@@ -125,7 +124,7 @@ export function runRepairTask(request: RepairTaskRequest, settings: RepairTaskSe
     outcome: {
       contract,
       errorCode: rendered.errorCode,
-      confidence: response.success ? response.metadata.confidence : null,
+      confidence: response.success && rendered.errorCode === null ? response.metadata.confidence : null,
       repairCounts: countRepairs(response),
       inputBytes,
       fault: null,
