@@ -25,6 +25,15 @@ export function sampleOf(body: Uint8Array, copy: boolean): BodySample {
   return { head: copy ? head.slice() : head, tail: copy ? tail.slice() : tail, totalBytes: body.byteLength };
 }
 
+/**
+ * The start of a body still arriving (`totalBytes` announced): judged by its field names, since a
+ * prefix never parses. An empty tail marks the window mode.
+ */
+export function sampleOfPrefix(prefix: Uint8Array, totalBytes: number): BodySample {
+  return { head: prefix.subarray(0, SNIFF_WINDOW_BYTES), tail: NO_TAIL, totalBytes };
+}
+const NO_TAIL = new Uint8Array(0);
+
 /** The same sample from a body still in pieces (an oversize chunked upload). */
 export function sampleOfChunks(chunks: readonly Uint8Array[], totalBytes: number): BodySample {
   const gather = (from: number, length: number): Uint8Array => {

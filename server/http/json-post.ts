@@ -1,7 +1,8 @@
 // The pipeline of every JSON POST endpoint, one object per request:
 //   Content-Length over the body limit -> PAYLOAD_TOO_LARGE at once, before any of the body is read;
 //   authentication and the admission hook (before the body is read);
-//   the body, counted chunk by chunk (chunked uploads have no Content-Length);
+//   the body, counted chunk by chunk (chunked uploads have no Content-Length); a route may refuse
+//   once its first 4 KiB are in (a full pool), answered in the contract they show;
 //   the route's dispatch, or the refusal rendered in the contract the body speaks.
 // uWS rules (FACTS.md): onAborted always registered; onData's ArrayBuffer is copied inside the
 // callback; writes after an await go through res.cork(); nothing touches res after an abort.
@@ -9,7 +10,7 @@ import { makeError } from '../../engine/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import { authenticate } from '../auth/authenticate.js';
 import type { KeyRecord } from '../auth/key-store.js';
-import { contractOfSample, sampleOf, sampleOfChunks, type BodySample } from '../contracts/contract-sniffer.js';
+import { contractOfSample, sampleOf, sampleOfChunks, sampleOfPrefix, SNIFF_WINDOW_BYTES, type BodySample } from '../contracts/contract-sniffer.js';
 import { renderError } from '../contracts/render.js';
 import { describeFault, type AnswerOutcome, type Execution } from '../observe/request-record.js';
 import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
@@ -31,6 +32,12 @@ export interface JsonPostRoute {
   readonly demoMessage: string | null;
   /** `body` stays valid after dispatch returns only when `owned` (else copy what you keep). Never rejects. */
   dispatch(request: PostRequest, body: Uint8Array, owned: boolean): RouteAnswer | Promise<RouteAnswer>;
+  /**
+   * Asked once the first SNIFF_WINDOW_BYTES of a body with a Content-Length have arrived (the
+   * window its contract is judged by): an error to answer at once rather than read a body whose
+   * fate is already known (a large body headed for a full pool), or null to read it.
+   */
+  refusalBeforeBody?(contentLength: number): RepairError | null;
 }
 
 interface Refusal { error: RepairError; retryAfterSeconds: number }
@@ -103,10 +110,20 @@ export class PostRequest {
     if (this.contentLength >= 0) {
       this.#buffer ??= new Uint8Array(this.contentLength);
       this.#buffer.set(new Uint8Array(chunk), this.#received - size);
+      // Once the window the contract is judged by has arrived, a route may refuse the rest unread.
+      if (!isLast && this.#received >= SNIFF_WINDOW_BYTES && this.#received - size < SNIFF_WINDOW_BYTES && this.#refuseEarly()) return;
     } else {
       (this.#chunks ??= []).push(new Uint8Array(chunk.slice(0)));
     }
     if (isLast) this.#complete(this.#assemble(), true);
+  }
+
+  #refuseEarly(): boolean {
+    if (this.#refusal !== null || this.route.refusalBeforeBody === undefined) return false;
+    const early = this.route.refusalBeforeBody(this.contentLength);
+    if (early === null) return false;
+    this.answerError(early, sampleOfPrefix(this.#buffer!.subarray(0, this.#received), this.contentLength), 0);
+    return true;
   }
 
   #assemble(): Uint8Array {

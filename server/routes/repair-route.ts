@@ -3,6 +3,7 @@
 // carry a schema the HTTP thread has not compiled (inline-schema-gate.ts); larger ones, and those,
 // go to the pool with their body transferred.
 import { makeError } from '../../engine/error-codes.js';
+import type { RepairError } from '../../engine/types.js';
 import { sampleOf } from '../contracts/contract-sniffer.js';
 import type { HttpContext } from '../http/http-context.js';
 import { errorAnswer, type JsonPostRoute, type PostRequest, type RouteAnswer } from '../http/json-post.js';
@@ -34,6 +35,14 @@ export class RepairRoute implements JsonPostRoute {
     this.name = endpoint;
     this.requiresKey = endpoint === 'repair';
     this.demoMessage = endpoint === 'demo' ? settings.demoMessage : null;
+  }
+
+  /**
+   * A body that Content-Length already sends to the pool (over INLINE_MAX_BYTES) meets a full pool:
+   * refused once its first 4 KiB are in, before the rest is buffered (docs/capacity.md "Overload").
+   */
+  refusalBeforeBody(contentLength: number): RepairError | null {
+    return contentLength > this.ctx.config.inlineMaxBytes && this.pool.isFull ? AT_CAPACITY : null;
   }
 
   dispatch(request: PostRequest, body: Uint8Array, owned: boolean): RouteAnswer | Promise<RouteAnswer> {

@@ -3,6 +3,7 @@
 // carries on, a task past TASK_TIMEOUT_MS is stopped. WORKERS=1 and INLINE_MAX_BYTES=0 send every
 // repair to the single worker.
 import t from 'tap';
+import { rawRequest } from '../helpers/raw-http.js';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
 
 const KEY = 'pool-test-key-1';
@@ -90,6 +91,29 @@ t.test('a client that goes away mid-repair: counted as aborted, the server carri
   t.equal(await metric('jsonmend_requests_total{route="repair",outcome="aborted"}'), before + 1);
   const next = await postJson(url, { raw_output: '[true' }, auth);
   t.same(next.body.repaired, [true]);
+});
+
+t.test('a full pool refuses a large body once its first 4 KiB are in, in the contract they show', async (t) => {
+  // One running, one queued: the pool (WORKERS=1, QUEUE_MAX=1) is full for 1.2 s, within the
+  // 1.5 s TASK_TIMEOUT_MS that the queued one counts from its queueing.
+  const busy = [postJson(url, { raw_output: slow(600) }, auth), postJson(url, { raw_output: slow(600) }, auth)];
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  const first = Buffer.from(`{"content": "${'x'.repeat(64 * 1024)}`);
+  let fed = false;
+  const answer = await rawRequest(server.url,
+    `POST /v1/repair HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${KEY}\r\nContent-Length: 2000000\r\n\r\n`,
+    (socket) => {
+      if (fed) return 0; // the other 1.9 MB are never sent
+      fed = true;
+      socket.write(first);
+      return first.length;
+    });
+  t.equal(answer.bytesSent, first.length, 'answered with most of the body never sent');
+  const body = JSON.parse(answer.body);
+  t.equal(body.valid, false, `the compact contract, read from the first chunk: ${answer.body.slice(0, 300)}`);
+  t.match(body.errors[0], { code: 'SERVICE_UNAVAILABLE', recoverable: true });
+  t.ok(answer.headers['x-request-id']);
+  for (const done of await Promise.all(busy)) t.equal(done.body.success, true, 'the busy tasks finish normally');
 });
 
 t.test('a schema not yet compiled on the HTTP thread sends even a small body to the pool (its work is not bounded by size)', async (t) => {
