@@ -28,7 +28,18 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
   if (parsed) return withSchema(value, [], [], options);
   const escaped = unescapeDocument(text);
   const scanner = new Scanner();
-  scanner.feed(escaped === null ? text : escaped.text, true);
+  const input = escaped === null ? text : escaped.text;
+  const fenceStart = fencedAnswerStart(input);
+  scanner.proseUntil = fenceStart;
+  scanner.feed(input, true);
+  if (scanner.roots.length === 0 && scanner.skippedFragment) {
+    // The only JSON was a fragment read as prose (`Here: {"a": 1} hope this helps`): read it as JSON.
+    const again = new Scanner();
+    again.proseUntil = fenceStart;
+    again.proseFragments = false;
+    again.feed(input, true);
+    return conclude(again, options, escaped);
+  }
   return conclude(scanner, options, escaped);
 }
 
@@ -52,6 +63,37 @@ function mayBeJson(text: string): boolean {
 }
 
 const EXPONENT_300 = /\d[eE][+]?\d{3}/;
+const FENCE_TAG = /^(json[c5]?|javascript|js)?$/i;
+
+/**
+ * Where the answer's fence starts, when a reply opens with prose that holds a `{` or `[` of its own
+ * (`Expected shape: {"a": number}`, `return {} if none`, `see [2], then`) before a fenced block:
+ * the block is the answer, so the scanner treats those brackets as prose. Only the first fence
+ * counts, and only a JSON-tagged one or an untagged one whose content opens with `{` or `[`: a
+ * ```bash block after the JSON is not an answer. -1 when no such fence. Batch only (a stream's
+ * finalize is repair() of its whole buffer, so both answer alike).
+ */
+function fencedAnswerStart(text: string): number {
+  let a = 0;
+  while (a < text.length && text.charCodeAt(a) <= 0x20) a++;
+  const first = text.charCodeAt(a);
+  if (first === 0x7b || first === 0x5b || first === 0x22 || first === 0x27 || first === 0x60) return -1; // { [ " ' `
+  const fence = text.indexOf('```', a);
+  if (fence < 0) return -1;
+  const before = text.slice(a, fence);
+  if (before.indexOf('{') < 0 && before.indexOf('[') < 0) return -1;
+  const lineEnd = text.indexOf('\n', fence);
+  if (lineEnd < 0) return -1;
+  const tag = text.slice(fence + 3, lineEnd).trim();
+  if (!FENCE_TAG.test(tag)) return -1;
+  if (tag === '') {
+    let b = lineEnd;
+    while (b < text.length && text.charCodeAt(b) <= 0x20) b++;
+    const opener = text.charCodeAt(b);
+    if (opener !== 0x7b && opener !== 0x5b) return -1;
+  }
+  return fence;
+}
 
 /** Whether a parsed value holds Infinity or -Infinity anywhere (explicit stack: no recursion). */
 function hasNonFinite(root: unknown): boolean {

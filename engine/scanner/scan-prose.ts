@@ -20,6 +20,7 @@ export function scanProse(s: Scanner): boolean {
     switch (c) {
       case 0x7b: // {
       case 0x5b: // [ — at the very start always the root: a stream's `[tru` must not wait for its line
+        if (s.at(i) < s.proseUntil) break; // a fenced answer comes later
         s.open(c === 0x5b, i);
         return true;
       case 0x22: case 0x27: case 0x201c: case 0x2018: // " ' “ ‘ — a root string
@@ -55,16 +56,18 @@ function skipProse(s: Scanner): boolean {
   const start = i;
   for (; i < len; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x5b) { // [
-      const after = bracketedWordEnd(text, i, s.final);
+    if ((c === 0x5b || c === 0x7b) && s.at(i) < s.proseUntil) continue; // [ { before the fenced answer
+    if (c === 0x5b || c === 0x7b) { // [ {
+      if (!s.proseFragments) break;
+      const after = inlineFragmentEnd(text, i, s.final);
       if (after < 0) break; // decide when the rest of the line has arrived
       if (after > 0) {
-        i = after - 1; // `[1]: see`, `[think] this`: prose, not the root
+        s.skippedFragment = true;
+        i = after - 1; // `[1]: see`, `{name} below`: prose, not the root
         continue;
       }
       break;
     }
-    if (c === 0x7b) break; // {
     if (c === 0x60 || c === 0x3c) { // ` <
       if (i + 10 > len && !s.final) break; // decide when enough has arrived
       if (c === 0x60 ? s.fenceAt(i) > 0 : thinkTagLength(text, i) > 0) break;
@@ -81,7 +84,7 @@ function skipProse(s: Scanner): boolean {
   if ((c === 0x60 || c === 0x3c) && i + 10 > len && !s.final && !(c === 0x60 ? s.fenceAt(i) > 0 : thinkTagLength(text, i) > 0)) {
     return false;
   }
-  if (c === 0x5b && bracketedWordEnd(text, i, s.final) < 0) return false; // [
+  if ((c === 0x5b || c === 0x7b) && s.proseFragments && inlineFragmentEnd(text, i, s.final) < 0) return false; // [ {
   if (c === 0x28) { // ( — JSONP: `callback({...})`
     // repair: a JSONP callback wrapper is removed
     s.record('removed_jsonp_wrapper', i);
@@ -105,33 +108,43 @@ function skipProse(s: Scanner): boolean {
   return thinkTag(s, i);
 }
 
-const BRACKETED_WORD_MAX = 40;
+const FRAGMENT_MAX = 80;
 
 /**
- * Inside prose, `[` followed by one short bare word or number and `]`, then (after an optional `:`)
- * a space and a letter on the same line — a citation `[1]: see`, a tag `[think] this`, a note
- * `[Step 2] Output` — is prose: the index after `]`. 0 when it may start the JSON (quotes, commas,
- * nesting, or nothing worded after it: `[1, 2]`, `["a"]`, `[1]`); -1 when more input is needed.
+ * Around the JSON, a short bracketed fragment that opens and closes on one line and is followed on
+ * that line by more text — a citation `[1]: see`, `[2], the`, a placeholder `{name} below`, an
+ * example `return {} if none`, `The format is {"a": number}. Here:`, a checkbox `- [x] done`, a
+ * markdown link `[docs](…)` — is prose: the index after its closer. 0 when it may be the JSON (it
+ * ends its line, spans lines, or is longer than FRAGMENT_MAX, so a stream of minified JSON is never
+ * held back for long); -1 when more input is needed. A reply whose only JSON is such a fragment
+ * (`Here: {"a": 1} hope this helps`) is rescanned without the rule (repair.ts).
  */
-function bracketedWordEnd(text: string, i: number, final: boolean): number {
+export function inlineFragmentEnd(text: string, i: number, final: boolean): number {
   const len = text.length;
-  let j = i + 1;
-  for (; j < len && j - i <= BRACKETED_WORD_MAX; j++) {
+  let depth = 0;
+  let quoted = false;
+  let j = i;
+  for (; j < len; j++) {
+    if (j - i >= FRAGMENT_MAX) return 0;
     const c = text.charCodeAt(j);
-    if (c === 0x5d) break; // ]
-    const word = isDigit(c) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x20 || c === 0x2d || c === 0x5f || c === 0x2e || c === 0x23; // letter, digit, space - _ . #
-    if (!word) return 0;
+    if (c === 0x0a || c === 0x0d) return 0; // \n \r: spans lines
+    if (quoted) {
+      if (c === 0x5c) j++; // \
+      else if (c === 0x22) quoted = false; // "
+      continue;
+    }
+    if (c === 0x22) quoted = true; // "
+    else if (c === 0x5b || c === 0x7b) depth++; // [ {
+    else if ((c === 0x5d || c === 0x7d) && --depth === 0) break; // ] }
   }
   if (j >= len) return final ? 0 : -1;
-  if (text.charCodeAt(j) !== 0x5d || j === i + 1) return 0; // too long, or `[]`
   let k = j + 1;
-  if (k < len && text.charCodeAt(k) === 0x3a) k++; // :
-  if (k >= len) return final ? 0 : -1;
-  if (text.charCodeAt(k) !== 0x20) return 0;
-  while (k < len && text.charCodeAt(k) === 0x20) k++;
+  while (k < len && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
+  if (k < len && text.charCodeAt(k) === 0x2c) k++; // , — values one per line (`{},` `{}`)
+  while (k < len && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
   if (k >= len) return final ? 0 : -1;
   const c = text.charCodeAt(k);
-  return (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a ? j + 1 : 0; // a letter: the sentence goes on
+  return c === 0x0a || c === 0x0d ? 0 : j + 1; // ends its line: maybe the JSON; more text: prose
 }
 
 function notePose(s: Scanner, text: string, start: number, end: number): void {

@@ -54,6 +54,12 @@ export class Scanner {
   phase = ROOT_START;
   /** In ROOT_START: true once the text is known to be prose, so only `{`, `[`, fences end it. */
   prose = false;
+  /** Input offset before which a `{` or `[` is prose, not the root (a fenced answer follows: repair.ts). */
+  proseUntil = -1;
+  /** Short one-line bracketed fragments in prose are prose (scan-prose.ts inlineFragmentEnd). */
+  proseFragments = true;
+  /** One was skipped: if no root is found, repair.ts rescans without the rule. */
+  skippedFragment = false;
   readonly stack: Frame[] = [];
   /** Frames by depth, reused: opening a container allocates no frame once its depth has been seen. */
   private readonly frames: Frame[] = [];

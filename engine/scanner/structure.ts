@@ -1,6 +1,7 @@
 // The grammar between tokens: what each character means given what the scanner expects next.
 // Each handler consumes at least one character or changes the phase toward one that will, and
 // returns false only when the window ends before it can decide.
+import { inlineFragmentEnd } from './scan-prose.js';
 import { isQuote } from './char-codes.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE, type Scanner } from './scanner.js';
 
@@ -209,10 +210,14 @@ export function afterValue(s: Scanner, c: number): boolean {
 export function afterRoot(s: Scanner, c: number): boolean {
   const i = s.i;
   switch (c) {
-    case 0x7b: // {
     case 0x5b: // [
+    case 0x7b: { // { — a footnote after the JSON (`[1] Source: …`) is trailing prose, not a second root
+      const after = inlineFragmentEnd(s.text, i, s.final);
+      if (after < 0) return false;
+      if (after > 0) break;
       s.open(c === 0x5b, i);
       return true;
+    }
     case 0x2c: // ,
       if (s.rootCommaPos < 0) s.rootCommaPos = s.at(i);
       s.i = i + 1;

@@ -19,6 +19,20 @@ const rows: Row[] = [
   ['I [think] this is right:\n```json\n{"a": 1}\n```', { a: 1 }, ['stripped_leading_text', 'removed_markdown_fence']],
   ['Here: [1, 2, 3]', [1, 2, 3], ['stripped_leading_text']],
   ['Result:\n[1]', [1], ['stripped_leading_text']],
+  ['According to the source [2], the values are:\n{"v": 3}', { v: 3 }, ['stripped_leading_text']],
+  ['As shown in [1].\n{"v": 3}', { v: 3 }, ['stripped_leading_text']],
+  ['If nothing is found return {}. Found:\n{"x": 1}', { x: 1 }, ['stripped_leading_text']],
+  ['Per the [API docs](https://api.x.com), the payload is:\n{"id": 1}', { id: 1 }, ['stripped_leading_text']],
+  ['- [x] parsed\n- [ ] validated\n{"ok": true}', { ok: true }, ['stripped_leading_text']],
+  // The only JSON is a fragment with prose after it on its line: the rescan reads it as JSON.
+  ['Here you go: {"a": 1} hope this helps!', { a: 1 }, ['stripped_leading_text', 'stripped_trailing_text']],
+  // Prose with brackets of its own, then a fenced block: the block is the answer.
+  ['Expected shape: `{"a": 1}`.\n```json\n{"a": 7}\n```', { a: 7 }, ['stripped_leading_text', 'removed_markdown_fence']],
+  ['The format is {"a": number}. Here you go:\n```json\n{"a": 5}\n```', { a: 5 }, ['stripped_leading_text', 'removed_markdown_fence']],
+  ['Fill in {name} below:\n```\n{"name": "Ann"}\n```', { name: 'Ann' }, ['stripped_leading_text', 'removed_markdown_fence']],
+  // A footnote after the JSON is trailing prose, not a second value; values one per line still are.
+  ['{"a": 1}\n[1] Source: Wikipedia', { a: 1 }, ['stripped_trailing_text']],
+  ['{"a": 1}\n{"b": 2}', [{ a: 1 }, { b: 2 }], ['wrapped_multiple_values'], 'medium'],
   // truncation, cut anywhere
   ['{"a": 1, "b": [1, 2', { a: 1, b: [1, 2] }, ['closed_array_bracket', 'closed_object_bracket']],
   ['{"a": "hello wor', { a: 'hello wor' }, ['closed_string', 'closed_object_bracket']],
