@@ -21,6 +21,11 @@ export function isOtherWhitespace(c: number): boolean {
   );
 }
 
+/** ASCII letter, digit or `_`. */
+export function isWordChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x5f;
+}
+
 export function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39; // 0..9
 }

@@ -6,7 +6,7 @@
 import { makeWarning } from '../error-codes.js';
 import type { RepairType } from '../repair-kinds.js';
 import type { Warning } from '../types.js';
-import { isJsonWhitespace, isOtherWhitespace } from './char-codes.js';
+import { isJsonWhitespace, isOtherWhitespace, isWordChar } from './char-codes.js';
 import { RepairLog } from './repair-log.js';
 import { fastLane } from './fast-lane.js';
 import { scanProse, scanThink } from './scan-prose.js';
@@ -208,6 +208,14 @@ export class Scanner {
         continue;
       }
       if (c === 0x23) { // #
+        if (this.phase === VALUE) {
+          if (i + 1 >= len && !this.final) {
+            this.i = i;
+            return false;
+          }
+          // `"color": #ff0000`, `"tag": #python`: a value, not a comment (those have a space after #)
+          if (i + 1 < len && isWordChar(text.charCodeAt(i + 1))) break;
+        }
         const end = text.indexOf('\n', i + 1);
         if (end < 0 && !this.final) {
           this.i = i;

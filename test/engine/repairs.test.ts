@@ -78,6 +78,9 @@ const rows: Row[] = [
   ['{"a": 1 // one\n}', { a: 1 }, ['removed_comments']],
   ['{/* c */ "a": 1}', { a: 1 }, ['removed_comments']],
   ['{"a": 1 # py\n}', { a: 1 }, ['removed_comments']],
+  // Where a value starts, `#` with a word after it is the value (a colour, a hashtag), not a comment.
+  ['{"color": #ff0000, "bg": "#fff"}', { color: '#ff0000', bg: '#fff' }, ['quoted_bare_string'], 'medium'],
+  ['{"a": # none yet\n 1}', { a: 1 }, ['removed_comments']],
   ['{"url": "http://x.y/*z*/", "c": "a, b", "n": "NaN", "f": "```", "q": "\'"', {
     url: 'http://x.y/*z*/', c: 'a, b', n: 'NaN', f: '```', q: "'" }, ['closed_object_bracket']],
   // bare strings
