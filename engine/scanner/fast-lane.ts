@@ -5,6 +5,7 @@
 // At the first token it is not sure of (anything else to repair, an escape, a token that reaches
 // the end of the window) it stops at that token's start, and the general scanner decides, as it
 // would have from the start. Most of a model's reply, even a broken one, is plain JSON.
+import { proseRunsToQuote } from './scan-string.js';
 import { AFTER_VALUE, COLON, type Frame, KEY, type Scanner, VALUE } from './scanner.js';
 
 export function fastLane(s: Scanner): void {
@@ -22,13 +23,13 @@ export function fastLane(s: Scanner): void {
     if (phase === VALUE) {
       if (c === 0x22) { // "
         const end = plainStringEnd(text, i + 1);
-        if (end < 0 || !valueEndsAt(text, end + 1)) break;
+        if (end < 0 || !valueEndsAt(text, end + 1) || (!top.isArray && proseFollows(s, text, end + 1, 0x22))) break;
         s.emit(text.slice(i + 1, end));
         s.lastWasString = true;
         i = end + 1;
       } else if (c === 0x27) { // '
         const end = plainSingleQuotedEnd(text, i + 1);
-        if (end < 0 || !valueEndsAt(text, end + 1)) break;
+        if (end < 0 || !valueEndsAt(text, end + 1) || (!top.isArray && proseFollows(s, text, end + 1, 0x27))) break;
         // repair: single-quoted strings become double-quoted
         s.record('converted_single_quotes', i);
         s.emit(text.slice(i + 1, end));
@@ -232,6 +233,17 @@ function readNumber(text: string, i: number): number {
 }
 
 /** A value ending at j is certainly complete: a comma or closer follows, possibly after whitespace. */
+/**
+ * After an object's string value, `, then left."`: the quote may be inside the text, which the slow
+ * path decides (scan-string.ts quoteInsideValue). A `,` followed by a quote or a name and `:` is
+ * not: the fast lane goes on.
+ */
+function proseFollows(s: Scanner, text: string, j: number, quote: number): boolean {
+  let d = text.charCodeAt(j);
+  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = text.charCodeAt(++j);
+  return d === 0x2c && proseRunsToQuote(text, j + 1, quote, s.final) !== 0; // ,
+}
+
 function valueEndsAt(text: string, j: number): boolean {
   let d = text.charCodeAt(j);
   while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = text.charCodeAt(++j);

@@ -35,7 +35,9 @@ export function scanString(s: Scanner): boolean {
       let j = i + 1;
       while (j < len && isJsonWhitespace(text.charCodeAt(j))) j++;
       if (j >= len && !s.final) return hold(s, run, i);
-      if (j >= len || endsString(s, text, i, j)) {
+      const inner = j < len ? quoteInsideValue(s, text, j) : 0;
+      if (inner < 0) return hold(s, run, i);
+      if (inner === 0 && (j >= len || endsString(s, text, i, j))) {
         finishString(s, text.slice(run, i));
         s.i = i + 1;
         return true;
@@ -152,6 +154,43 @@ function hold(s: Scanner, run: number, upTo: number): boolean {
   if (upTo > run) s.strParts.push(text.slice(run, upTo));
   s.i = upTo;
   return false;
+}
+
+const PROSE_RUN_MAX = 200;
+
+/**
+ * `{"text": "She said "yes", then left.", "n": 1}`: in an object's value, a quote followed by `,`
+ * or `:` whose sequel is prose — a letter, then text without `:` brackets or backslashes that
+ * reaches another quote followed by `,` `}` `]` or a line end, all on one line — is inside the
+ * text. 1 when so, 0 when the quote may end the string (`"x", b: 2`, `"x", "b": 1`), -1 when the
+ * line has not arrived. Arrays are left alone: `["a", b]` holds a bare element.
+ */
+function quoteInsideValue(s: Scanner, text: string, j: number): number {
+  const next = text.charCodeAt(j);
+  if ((next !== 0x2c && next !== 0x3a) || s.strIsKey || s.stack.length === 0 || s.stack[s.stack.length - 1]!.isArray) return 0; // , :
+  return proseRunsToQuote(text, j + 1, s.strClose, s.final);
+}
+
+/** From k (just after a `,` or `:` that followed a candidate closing quote): see quoteInsideValue. */
+export function proseRunsToQuote(text: string, k: number, quote: number, final: boolean): number {
+  const len = text.length;
+  while (k < len && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
+  if (k >= len) return final ? 0 : -1;
+  const first = text.charCodeAt(k);
+  if (!(((first | 0x20) >= 0x61 && (first | 0x20) <= 0x7a) || first > 0x7f)) return 0; // a letter
+  for (const end = k + PROSE_RUN_MAX; k < len && k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c === quote) { // does it end the value?
+      let m = k + 1;
+      while (m < len && (text.charCodeAt(m) === 0x20 || text.charCodeAt(m) === 0x09)) m++;
+      if (m >= len) return final ? 1 : -1;
+      const d = text.charCodeAt(m);
+      return d === 0x2c || d === 0x7d || d === 0x5d || d === 0x0a || d === 0x0d ? 1 : 0; // , } ] LF CR
+    }
+    // : { } [ ] LF CR \ — structure, a member name or an escape: not a run of prose
+    if (c === 0x3a || c === 0x7b || c === 0x7d || c === 0x5b || c === 0x5d || c === 0x0a || c === 0x0d || c === 0x5c) return 0;
+  }
+  return k >= len && !final ? -1 : 0;
 }
 
 /** After the quote at i, the next significant character is at j: did the string end? */

@@ -79,6 +79,11 @@ const rows: Row[] = [
   ['{/* c */ "a": 1}', { a: 1 }, ['removed_comments']],
   ['{"a": 1 # py\n}', { a: 1 }, ['removed_comments']],
   // Where a value starts, `#` with a word after it is the value (a colour, a hashtag), not a comment.
+  // A quote, then `,` or `:` and prose that runs to the real closing quote: the quote is inside the text.
+  ['{"text": "She said "yes", then left.", "n": 1}', { text: 'She said "yes", then left.', n: 1 }, ['escaped_inner_quote']],
+  ['{"desc": "Size: 10", wide", "n": 2}', { desc: 'Size: 10", wide', n: 2 }, ['escaped_inner_quote']],
+  ['{"text": "Label "x": value"}', { text: 'Label "x": value' }, ['escaped_inner_quote']],
+  ['{"a": "x", b: 2, "c": "y", d: 3}', { a: 'x', b: 2, c: 'y', d: 3 }, ['quoted_unquoted_keys']],
   ['{"color": #ff0000, "bg": "#fff"}', { color: '#ff0000', bg: '#fff' }, ['quoted_bare_string'], 'medium'],
   ['{"a": # none yet\n 1}', { a: 1 }, ['removed_comments']],
   ['{"url": "http://x.y/*z*/", "c": "a, b", "n": "NaN", "f": "```", "q": "\'"', {
