@@ -47,6 +47,7 @@ export const REPAIR_KINDS = {
   // Syntax, low: input was dropped in the middle of the document, where the author's intent is unclear.
   removed_member_without_value: { confidence: 'low', category: 'syntax' },
   wrapped_multiple_values: { confidence: 'medium', category: 'syntax' },
+  inserted_missing_opening_bracket: { confidence: 'medium', category: 'syntax' },
   closed_mismatched_bracket: { confidence: 'medium', category: 'syntax' },
   merged_thousands_separator: { confidence: 'medium', category: 'syntax' },
   unescaped_json_text: { confidence: 'medium', category: 'syntax' },

@@ -38,6 +38,19 @@ export function scanString(s: Scanner): boolean {
       const inner = j < len ? quoteInsideValue(s, text, j) : 0;
       if (inner < 0) return hold(s, run, i);
       if (inner === 0 && (j >= len || endsString(s, text, i, j))) {
+        if (s.stack.length === 0 && j < len && !s.concat) {
+          const next = text.charCodeAt(j);
+          if (next === 0x3a) { // :
+            // repair: `"a": 1, "b": 2}` — the output began inside an object (a prefilled `{`)
+            s.log.record('inserted_missing_opening_bracket', s.strStart);
+            s.open(false, i);
+            s.strIsKey = true;
+          } else if (next === 0x2c && startsValue(text, j + 1, len)) { // ,
+            // repair: `"Paris", "London"]` — the output began inside an array
+            s.log.record('inserted_missing_opening_bracket', s.strStart);
+            s.open(true, i);
+          }
+        }
         finishString(s, text.slice(run, i));
         s.i = i + 1;
         return true;
@@ -167,7 +180,7 @@ const PROSE_RUN_MAX = 200;
  */
 function quoteInsideValue(s: Scanner, text: string, j: number): number {
   const next = text.charCodeAt(j);
-  if ((next !== 0x2c && next !== 0x3a) || s.strIsKey || s.stack.length === 0 || s.stack[s.stack.length - 1]!.isArray) return 0; // , :
+  if ((next !== 0x2c && next !== 0x3a) || s.strIsKey || (s.stack.length > 0 && s.stack[s.stack.length - 1]!.isArray)) return 0; // , :
   return proseRunsToQuote(text, j + 1, s.strClose, s.final);
 }
 
@@ -197,8 +210,20 @@ export function proseRunsToQuote(text: string, k: number, quote: number, final: 
 function endsString(s: Scanner, text: string, i: number, j: number): boolean {
   const next = text.charCodeAt(j);
   if (s.stack.length === 0) {
-    // A root string: only the end of the input, a fence, a concatenation or a JSONP close may follow.
-    return next === 0x60 || next === 0x2b || (s.jsonp && (next === 0x29 || next === 0x3b)); // ` + ) ;
+    // A root string ends at the end of the input, a fence, a concatenation or a JSONP close; at
+    // `,` `:` `]` `}` (the output began inside a container: `"a": 1}`, `"x", "y"]`); at a line break
+    // (`"positive"` and a line of commentary); or at a period that ends the input's line.
+    if (next === 0x60 || next === 0x2b || (s.jsonp && (next === 0x29 || next === 0x3b))) return true; // ` + ) ;
+    if (next === 0x2c || next === 0x3a) return true; // , :
+    for (let k = i + 1; k < j; k++) if (text.charCodeAt(k) === 0x0a) return true; // LF
+    if (next === 0x2e || next === 0x5d || next === 0x7d) { // . ] } — only when it ends the line (`"x"] more"` is text)
+      let k = j + 1;
+      while (k < text.length && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
+      if (k >= text.length) return true;
+      const after = text.charCodeAt(k);
+      return after === 0x0a || after === 0x0d || (next !== 0x2e && (after === 0x2c || after === 0x5d || after === 0x7d)); // LF CR , ] }
+    }
+    return false;
   }
   if (next === 0x22 && j === i + 1 && !s.strIsKey && closesAfter(text, j + 1)) {
     // `"He said "hi""}`: two quotes together and then the end of the value — the first is the

@@ -84,6 +84,11 @@ const rows: Row[] = [
   ['{"desc": "Size: 10", wide", "n": 2}', { desc: 'Size: 10", wide', n: 2 }, ['escaped_inner_quote']],
   ['{"text": "Label "x": value"}', { text: 'Label "x": value' }, ['escaped_inner_quote']],
   ['{"a": "x", b: 2, "c": "y", d: 3}', { a: 'x', b: 2, c: 'y', d: 3 }, ['quoted_unquoted_keys']],
+  // The output began inside a container (a prefilled `{` or `[`), or a leading string has commentary after it.
+  ['"a": 1, "b": 2}', { a: 1, b: 2 }, ['inserted_missing_opening_bracket'], 'medium'],
+  ['"Paris", "London"]', ['Paris', 'London'], ['inserted_missing_opening_bracket'], 'medium'],
+  ['"positive"\nReason: the text is happy.', 'positive', ['stripped_trailing_text']],
+  ['"He said "hi", she said"', 'He said "hi", she said', ['escaped_inner_quote']],
   ['{"color": #ff0000, "bg": "#fff"}', { color: '#ff0000', bg: '#fff' }, ['quoted_bare_string'], 'medium'],
   ['{"a": # none yet\n 1}', { a: 1 }, ['removed_comments']],
   ['{"url": "http://x.y/*z*/", "c": "a, b", "n": "NaN", "f": "```", "q": "\'"', {
