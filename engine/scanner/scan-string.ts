@@ -84,6 +84,18 @@ export function scanString(s: Scanner): boolean {
       const e = text.charCodeAt(i + 1);
       let decoded: string;
       let width = 2;
+      if (e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) { // \b \f \n \r \t
+        const raw = rawBackslash(text, i + 1, e, s.final);
+        if (raw < 0) return hold(s, run, i);
+        if (raw > 0) {
+          // repair: `\beta`, `C:\Users\bob\file`, `\times`: a backslash the model left unescaped
+          // before a letter, not a control character; it is kept, escaped
+          s.record('escaped_backslash', i);
+          s.strParts.push(text.slice(run, i), '\\');
+          run = i = i + 1;
+          continue;
+        }
+      }
       switch (e) {
         case 0x22: decoded = '"'; break; // \"
         case 0x5c: decoded = '\\'; break; // \\
@@ -170,6 +182,31 @@ function hold(s: Scanner, run: number, upTo: number): boolean {
 }
 
 const PROSE_RUN_MAX = 200;
+
+// LaTeX commands that start like \n \r \t escapes: written with one backslash, they are the command.
+const LATEX_COMMANDS = new Set([
+  'neq', 'ne', 'nabla', 'nu', 'not', 'ni', 'neg', 'nexists', 'newline', 'nolimits', 'nmid', 'nleq', 'ngeq',
+  'rho', 'right', 'rangle', 'rightarrow', 'rfloor', 'rceil', 'rbrace', 'rvert', 'rm',
+  'times', 'theta', 'tau', 'to', 'text', 'textbf', 'textit', 'textrm', 'texttt', 'tilde', 'top', 'triangle',
+  'tfrac', 'tan', 'tanh', 'therefore', 'tt',
+]);
+const LATEX_MAX = 10;
+
+/**
+ * Is the backslash before text[e] (one of b f n r t) the model's raw backslash rather than an escape?
+ * `\b` and `\f` before a letter always are (`\beta`, `\frac`, `C:\bob`, `\file`): no model means a
+ * backspace or form feed there. `\n` `\r` `\t` are, only when their letters spell a LaTeX command
+ * (`\times`, `\neq`, `\rho`); `\nWorld`, `\tAlice` stay a line break and a tab. 1 yes, 0 no, -1 more
+ * input is needed.
+ */
+function rawBackslash(text: string, e: number, code: number, final: boolean): number {
+  const len = text.length;
+  let k = e;
+  while (k < len && k - e <= LATEX_MAX && ((text.charCodeAt(k) | 0x20) >= 0x61 && (text.charCodeAt(k) | 0x20) <= 0x7a)) k++;
+  if (k >= len && !final && k - e <= LATEX_MAX) return -1;
+  if (code === 0x62 || code === 0x66) return k > e + 1 ? 1 : 0; // \b \f with a letter after
+  return k - e <= LATEX_MAX && LATEX_COMMANDS.has(text.slice(e, k)) ? 1 : 0;
+}
 
 /**
  * `{"text": "She said "yes", then left.", "n": 1}`: in an object's value, a quote followed by `,`

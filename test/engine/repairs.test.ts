@@ -89,6 +89,10 @@ const rows: Row[] = [
   ['"Paris", "London"]', ['Paris', 'London'], ['inserted_missing_opening_bracket'], 'medium'],
   ['"positive"\nReason: the text is happy.', 'positive', ['stripped_trailing_text']],
   ['"He said "hi", she said"', 'He said "hi", she said', ['escaped_inner_quote']],
+  // Raw backslashes before letters: LaTeX and Windows paths keep them; real \n and \t escapes stay.
+  ['{"tex": "a \\times b \\cdot c",}', { tex: 'a \\times b \\cdot c' }, ['escaped_backslash', 'removed_trailing_comma']],
+  ["{'path': 'C:\\Users\\bob\\file.txt'}", { path: 'C:\\Users\\bob\\file.txt' }, ['converted_single_quotes', 'escaped_backslash']],
+  ['{"a": "Hello\\nWorld", "b": "Name:\\tAlice",}', { a: 'Hello\nWorld', b: 'Name:\tAlice' }, ['removed_trailing_comma']],
   ['{"color": #ff0000, "bg": "#fff"}', { color: '#ff0000', bg: '#fff' }, ['quoted_bare_string'], 'medium'],
   ['{"a": # none yet\n 1}', { a: 1 }, ['removed_comments']],
   ['{"url": "http://x.y/*z*/", "c": "a, b", "n": "NaN", "f": "```", "q": "\'"', {
