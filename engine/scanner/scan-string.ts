@@ -38,7 +38,13 @@ export function scanString(s: Scanner): boolean {
       const inner = j < len ? quoteInsideValue(s, text, j) : 0;
       if (inner < 0) return hold(s, run, i);
       if (inner === 0 && (j >= len || endsString(s, text, i, j))) {
-        if (s.stack.length === 0 && j < len && !s.concat) {
+        const depth = s.stack.length;
+        if (depth >= 2 && j < len && text.charCodeAt(j) === 0x3a && !s.strIsKey && !s.concat && // :
+          s.stack[depth - 1]!.isArray && !s.stack[depth - 2]!.isArray && (s.stack[depth - 1]!.container as unknown[]).length > 0) {
+          // repair: `{"tags": ["a", "b", "count": 2}` — the array's `]` was missing before the next member
+          s.close('closed_array_bracket', s.strStart - s.base);
+          s.strIsKey = true;
+        } else if (depth === 0 && j < len && !s.concat) {
           const next = text.charCodeAt(j);
           if (next === 0x3a) { // :
             // repair: `"a": 1, "b": 2}` — the output began inside an object (a prefilled `{`)

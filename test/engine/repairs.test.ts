@@ -93,6 +93,8 @@ const rows: Row[] = [
   ['{"tex": "a \\times b \\cdot c",}', { tex: 'a \\times b \\cdot c' }, ['escaped_backslash', 'removed_trailing_comma']],
   ["{'path': 'C:\\Users\\bob\\file.txt'}", { path: 'C:\\Users\\bob\\file.txt' }, ['converted_single_quotes', 'escaped_backslash']],
   ['{"a": "Hello\\nWorld", "b": "Name:\\tAlice",}', { a: 'Hello\nWorld', b: 'Name:\tAlice' }, ['removed_trailing_comma']],
+  // An array whose `]` was forgotten before the next member.
+  ['{\n  "tags": ["a", "b",\n  "count": 2\n}', { tags: ['a', 'b'], count: 2 }, ['closed_array_bracket', 'removed_trailing_comma']],
   ['{"color": #ff0000, "bg": "#fff"}', { color: '#ff0000', bg: '#fff' }, ['quoted_bare_string'], 'medium'],
   ['{"a": # none yet\n 1}', { a: 1 }, ['removed_comments']],
   ['{"url": "http://x.y/*z*/", "c": "a, b", "n": "NaN", "f": "```", "q": "\'"', {
