@@ -149,7 +149,14 @@ function literal(s: Scanner, word: string, start: number, atEnd: boolean): boole
       s.emit(null);
       return true;
   }
-  const lower = word.length <= 5 ? word.toLowerCase() : '';
+  const lower = word.length <= 9 ? word.toLowerCase() : '';
+  if (lower === 'nan' || lower === 'inf' || lower === '-inf' || lower === 'infinity' || lower === '-infinity') {
+    // repair: Python's float repr (`nan`, `inf`, `-inf`) and other spellings are NaN and Infinity too
+    s.record('replaced_nan', start);
+    s.warnNan(start);
+    s.emit(null);
+    return true;
+  }
   if (lower === 'true' || lower === 'false' || lower === 'null' || lower === 'none') {
     // repair: other spellings of the literals (`TRUE`, `Null`, `NONE`: SQL and YAML habits) too
     s.record('replaced_python_literal', start);

@@ -207,6 +207,16 @@ export function afterValue(s: Scanner, c: number): boolean {
   return true;
 }
 
+const TAG = /^<\/?[A-Za-z_][\w:.-]{0,62}>/;
+
+/** `<name>` or `</name>` at i: the index after it; 0 when not a tag; -1 when more input is needed. */
+function tagEnd(text: string, i: number, final: boolean): number {
+  const gt = text.indexOf('>', i);
+  if (gt < 0 || gt - i > 66) return !final && text.length - i <= 66 ? -1 : 0;
+  const match = TAG.exec(text.slice(i, gt + 1));
+  return match === null ? 0 : gt + 1;
+}
+
 export function afterRoot(s: Scanner, c: number): boolean {
   const i = s.i;
   switch (c) {
@@ -234,6 +244,15 @@ export function afterRoot(s: Scanner, c: number): boolean {
     case 0x22: case 0x27: // " '
       if (reopenRoot(s)) return true;
       break;
+    case 0x3c: { // < — `</tool_call>\n<tool_call>`: tags between values, as tool-calling models wrap each call
+      const end = tagEnd(s.text, i, s.final);
+      if (end < 0) return false;
+      if (end === 0) break;
+      // repair: a markup tag after the JSON is dropped; a value after it is one more value
+      s.record('stripped_trailing_text', i);
+      s.i = end;
+      return true;
+    }
     case 0x29: case 0x3b: // ) ;
       if (s.jsonp) { // the JSONP wrapper's end, reported with its start
         s.i = i + 1;

@@ -95,6 +95,10 @@ const rows: Row[] = [
   ['{"a": "Hello\\nWorld", "b": "Name:\\tAlice",}', { a: 'Hello\nWorld', b: 'Name:\tAlice' }, ['removed_trailing_comma']],
   // An array whose `]` was forgotten before the next member.
   ['{\n  "tags": ["a", "b",\n  "count": 2\n}', { tags: ['a', 'b'], count: 2 }, ['closed_array_bracket', 'removed_trailing_comma']],
+  // Python's float repr, and tool calls wrapped in tags one after another.
+  ["{'a': nan, 'b': inf, 'c': -inf}", { a: null, b: null, c: null }, ['converted_single_quotes', 'replaced_nan'], 'medium'],
+  ['<tool_call>\n{"name": "a"}\n</tool_call>\n<tool_call>\n{"name": "b"}\n</tool_call>', [{ name: 'a' }, { name: 'b' }],
+    ['stripped_leading_text', 'stripped_trailing_text', 'wrapped_multiple_values'], 'medium'],
   ['{"color": #ff0000, "bg": "#fff"}', { color: '#ff0000', bg: '#fff' }, ['quoted_bare_string'], 'medium'],
   ['{"a": # none yet\n 1}', { a: 1 }, ['removed_comments']],
   ['{"url": "http://x.y/*z*/", "c": "a, b", "n": "NaN", "f": "```", "q": "\'"', {
