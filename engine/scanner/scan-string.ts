@@ -17,7 +17,26 @@ export function startString(s: Scanner, open: number, isKey: boolean, i: number)
   s.strOpen = open;
   s.strClose = closingQuote(open);
   s.strStart = s.at(i);
+  s.strRawSeen = false;
+  s.strRawCandidates.length = 0;
   s.i = i + 1;
+}
+
+/**
+ * The string shows a backslash JSON has no escape for: the model left its backslashes unescaped, so
+ * the `\b` `\f` `\n` `\r` `\t` escapes decoded earlier in it that read as raw ones (rawBackslash)
+ * become text again.
+ */
+function sawRawBackslash(s: Scanner): void {
+  if (s.strRawSeen) return;
+  s.strRawSeen = true;
+  const c = s.strRawCandidates;
+  for (let k = 0; k < c.length; k += 3) {
+    // repair: `\times … \cdot`: the earlier backslash before a letter was raw too; it is kept, escaped
+    s.log.record('escaped_backslash', c[k + 1]!);
+    s.strParts[c[k]!] = '\\' + String.fromCharCode(c[k + 2]!);
+  }
+  c.length = 0;
 }
 
 /** Scans string content from s.i. True when the string ended; false when more input is needed. */
@@ -93,12 +112,19 @@ export function scanString(s: Scanner): boolean {
       if (e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) { // \b \f \n \r \t
         const raw = rawBackslash(text, i + 1, e, s.final);
         if (raw < 0) return hold(s, run, i);
-        if (raw > 0) {
-          // repair: `\beta`, `C:\Users\bob\file`, `\times`: a backslash the model left unescaped
-          // before a letter, not a control character; it is kept, escaped
+        if (raw > 0 && s.strRawSeen) {
+          // repair: `C:\Users\bob\file`, `\times … \cdot`: in a string that shows unescaped
+          // backslashes, one before a letter is raw too, not a control character; it is kept, escaped
           s.record('escaped_backslash', i);
           s.strParts.push(text.slice(run, i), '\\');
           run = i = i + 1;
+          continue;
+        }
+        if (raw > 0) {
+          // Decoded as JSON reads it, unless the string later shows an unescaped backslash.
+          s.strParts.push(text.slice(run, i), e === 0x62 ? '\b' : e === 0x66 ? '\f' : e === 0x6e ? '\n' : e === 0x72 ? '\r' : '\t');
+          s.strRawCandidates.push(s.strParts.length - 1, s.at(i), e);
+          run = i = i + 2;
           continue;
         }
       }
@@ -130,6 +156,7 @@ export function scanString(s: Scanner): boolean {
           } else {
             // repair: `\u` without four hex digits is text: its backslash is kept, escaped
             s.record('escaped_backslash', i);
+            sawRawBackslash(s);
             decoded = '\\';
             width = 1;
           }
@@ -147,6 +174,7 @@ export function scanString(s: Scanner): boolean {
           // repair: a backslash that starts no JSON escape (`\d` in a regex, `C:\Users`) is kept as
           // text: it is escaped, and the character after it is read as usual
           s.record('escaped_backslash', i);
+          sawRawBackslash(s);
           decoded = '\\';
           width = 1;
       }
@@ -189,21 +217,23 @@ function hold(s: Scanner, run: number, upTo: number): boolean {
 
 const PROSE_RUN_MAX = 200;
 
-// LaTeX commands that start like \n \r \t escapes: written with one backslash, they are the command.
+// LaTeX commands that start like \n \r \t escapes. Short ones that are also a line break or tab
+// before an ordinary word (`\ni)`, `\ne.g.`, `\nu = 2`, `\tan apple`, `\to`) are left out.
 const LATEX_COMMANDS = new Set([
-  'neq', 'ne', 'nabla', 'nu', 'not', 'ni', 'neg', 'nexists', 'newline', 'nolimits', 'nmid', 'nleq', 'ngeq',
-  'rho', 'right', 'rangle', 'rightarrow', 'rfloor', 'rceil', 'rbrace', 'rvert', 'rm',
-  'times', 'theta', 'tau', 'to', 'text', 'textbf', 'textit', 'textrm', 'texttt', 'tilde', 'top', 'triangle',
-  'tfrac', 'tan', 'tanh', 'therefore', 'tt',
+  'neq', 'nabla', 'nexists', 'newline', 'nolimits', 'nmid', 'nleq', 'ngeq',
+  'rho', 'right', 'rangle', 'rightarrow', 'rfloor', 'rceil', 'rbrace', 'rvert',
+  'times', 'theta', 'tau', 'text', 'textbf', 'textit', 'textrm', 'texttt', 'tilde', 'triangle',
+  'tfrac', 'tanh', 'therefore',
 ]);
 const LATEX_MAX = 10;
 
 /**
- * Is the backslash before text[e] (one of b f n r t) the model's raw backslash rather than an escape?
- * `\b` and `\f` before a letter always are (`\beta`, `\frac`, `C:\bob`, `\file`): no model means a
- * backspace or form feed there. `\n` `\r` `\t` are, only when their letters spell a LaTeX command
- * (`\times`, `\neq`, `\rho`); `\nWorld`, `\tAlice` stay a line break and a tab. 1 yes, 0 no, -1 more
- * input is needed.
+ * Could the backslash before text[e] (one of b f n r t) be the model's raw backslash rather than an
+ * escape? `\b` and `\f` before a letter (`\beta`, `\frac`, `C:\bob`, `\file`): nobody means a
+ * backspace or form feed there. `\n` `\r` `\t` only when their letters spell a LaTeX command
+ * (`\times`, `\neq`, `\rho`); `\nWorld`, `\tAlice` are a line break and a tab. Such a backslash is
+ * read as raw only in a string that also shows one JSON has no escape for (sawRawBackslash): a string
+ * that is valid JSON is read as JSON.parse reads it. 1 yes, 0 no, -1 more input is needed.
  */
 function rawBackslash(text: string, e: number, code: number, final: boolean): number {
   const len = text.length;

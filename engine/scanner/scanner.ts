@@ -95,6 +95,10 @@ export class Scanner {
   strClose = 0;
   strStart = 0;
   readonly strParts: string[] = [];
+  /** The string has shown a backslash JSON has no escape for (`\d`, `\U`): its others may be raw too. */
+  strRawSeen = false;
+  /** Escapes decoded so far that read as raw backslashes once strRawSeen: (part index, input offset, letter) triples. */
+  readonly strRawCandidates: number[] = [];
   /**
    * Per nesting depth, the names of the last object closed there, as V8's internalized strings.
    * Sibling objects (rows of an array) repeat their names: a name that matches the memo is taken

@@ -93,6 +93,9 @@ const rows: Row[] = [
   ['{"tex": "a \\times b \\cdot c",}', { tex: 'a \\times b \\cdot c' }, ['escaped_backslash', 'removed_trailing_comma']],
   ["{'path': 'C:\\Users\\bob\\file.txt'}", { path: 'C:\\Users\\bob\\file.txt' }, ['converted_single_quotes', 'escaped_backslash']],
   ['{"a": "Hello\\nWorld", "b": "Name:\\tAlice",}', { a: 'Hello\nWorld', b: 'Name:\tAlice' }, ['removed_trailing_comma']],
+  // A string with no unescaped backslash is read as JSON reads it, fenced or not: \ni) \ne.g. \nu \theta.
+  ['```json\n{"note": "Options:\\ni) red", "ex": "See\\ne.g. this", "m": "x\\nu = 2", "f": "angle\\theta"}\n```',
+    { note: 'Options:\ni) red', ex: 'See\ne.g. this', m: 'x\nu = 2', f: 'angle\theta' }, ['removed_markdown_fence']],
   // An array whose `]` was forgotten before the next member.
   ['{\n  "tags": ["a", "b",\n  "count": 2\n}', { tags: ['a', 'b'], count: 2 }, ['closed_array_bracket', 'removed_trailing_comma']],
   // Python's float repr, and tool calls wrapped in tags one after another.

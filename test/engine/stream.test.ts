@@ -116,3 +116,12 @@ t.test('schema applies at finalize', async (t) => {
   const r = s.finalize();
   t.same(r.repaired, { n: 42 }, 'coerced once the schema pass exists');
 });
+
+t.test('valid JSON with escapes that spell LaTeX commands is parseable as it streams, as JSON.parse says', async (t) => {
+  const doc = '{"f": "angle\\theta", "g": "line\\nu", "h": "a\\beta"}';
+  const s = createStream();
+  const state = s.push(doc);
+  t.equal(state.json_parseable, true);
+  t.same(state.partial, JSON.parse(doc));
+  t.same(s.finalize().repaired, JSON.parse(doc));
+});
