@@ -63,9 +63,14 @@ class Stream implements RepairStream {
     const held = s.text.slice(s.i);
     const heldToken = held.trimStart();
     const depth = s.stack.length;
-    const complete =
-      s.roots.length > 0 && depth === 0 && !s.inString && heldToken.length === 0 &&
-      (s.phase === AFTER_ROOT || s.phase === TRAILING || s.phase === DONE);
+    // The scanner holds a closing quote back until what follows shows it ends the string (inner
+    // quotes: scan-string.ts); where the buffer ends, the string has ended all the same.
+    const afterQuote = s.inString && held.charCodeAt(0) === s.strClose ? held.slice(1).trimStart() : null;
+    const inString = s.inString && afterQuote === null;
+    const complete = afterQuote !== null
+      ? depth === 0 && afterQuote.length === 0
+      : s.roots.length > 0 && depth === 0 && !s.inString && heldToken.length === 0 &&
+        (s.phase === AFTER_ROOT || s.phase === TRAILING || s.phase === DONE);
     let parseable = false;
     let partial: unknown = null;
     if (s.log.size === 0 && !s.tooDeep) {
@@ -90,10 +95,11 @@ class Stream implements RepairStream {
       partial,
       // undefined: the key is left out of the serialized state (not required by its serializer).
       buffered: this.options.echoBuffer === false ? undefined : this.buffered(),
-      incomplete_token: s.inString ? this.stringToken() : heldToken,
+      incomplete_token: afterQuote !== null ? '' : s.inString ? this.stringToken() : heldToken,
       brace_depth: depth,
-      in_string: s.inString,
-      expected_next: heldToken.length > 0 && !s.inString ? tokenHints(s) : expectedNext(s),
+      in_string: inString,
+      expected_next: afterQuote !== null ? closedStringHints(s, afterQuote)
+        : heldToken.length > 0 && !s.inString ? tokenHints(s) : expectedNext(s),
     };
   }
 
@@ -125,6 +131,16 @@ function tokenHints(s: Scanner): string[] {
   const top = s.stack[s.stack.length - 1];
   if (top === undefined) return ['token_continuation', 'end'];
   return ['token_continuation', ',', top.isArray ? ']' : '}'];
+}
+
+/** A string whose closing quote is held back; `after` is what follows the quote, trimmed. */
+function closedStringHints(s: Scanner, after: string): string[] {
+  const top = s.stack[s.stack.length - 1];
+  if (after.charCodeAt(0) === 0x2c) return top === undefined || top.isArray ? ['value'] : ['key']; // ,
+  if (after.charCodeAt(0) === 0x3a) return ['value']; // :
+  if (s.strIsKey) return [':'];
+  if (top === undefined) return ['end'];
+  return top.isArray ? [',', ']'] : [',', '}'];
 }
 
 function expectedNext(s: Scanner): string[] {

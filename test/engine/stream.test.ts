@@ -52,7 +52,9 @@ t.test('state fields while the document arrives', async (t) => {
   t.match(st, { in_string: true, brace_depth: 1, incomplete_token: '"he' });
   t.same(st.expected_next, ['string', 'end_of_string']);
   st = s.push('llo"');
-  t.equal(st.in_string, true, 'a closing quote waits for the next character');
+  // The scanner still holds the quote (an inner quote is decided by what follows), but the buffer
+  // no longer ends inside a string (spec: in_string), as a JSON lexer would say of this prefix.
+  t.equal(st.in_string, false, 'the string has ended where the buffer ends');
   st = s.push('}');
   t.match(st, { structurally_complete: true, json_parseable: true, brace_depth: 0, in_string: false, incomplete_token: '' });
   t.same(st.partial, { a: [1, 2.5], b: 'hello' });
@@ -124,4 +126,16 @@ t.test('valid JSON with escapes that spell LaTeX commands is parseable as it str
   t.equal(state.json_parseable, true);
   t.same(state.partial, JSON.parse(doc));
   t.same(s.finalize().repaired, JSON.parse(doc));
+});
+
+t.test('a string whose closing quote has arrived is closed, even while the scanner holds the quote', async (t) => {
+  const s = createStream();
+  s.push('{"a": "x"');
+  const state = s.push(', ');
+  t.equal(state.in_string, false);
+  t.equal(state.incomplete_token, '');
+  t.same(state.expected_next, ['key']);
+  const root = createStream().push('"abc"');
+  t.match(root, { in_string: false, structurally_complete: true, json_parseable: true, partial: 'abc' });
+  t.same(createStream().push('{"a"').expected_next, [':']);
 });
