@@ -14,6 +14,10 @@ export function coerce(value: unknown, target: number): Coerced {
   switch (typeof value) {
     case 'string': result = coerceString(value, target); break;
     case 'number':
+      // An integer beyond ±2^53−1 (a tracking number, a 64-bit id) already lost digits when it was
+      // parsed: its text is unknown here, so it is not coerced (as "12345678901234567890" is not).
+      if ((target & T_STRING) !== 0 && !(Number.isInteger(value) && !Number.isSafeInteger(value))) result = String(value);
+      break;
     case 'boolean':
       if ((target & T_STRING) !== 0) result = String(value);
       break;

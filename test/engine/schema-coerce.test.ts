@@ -59,6 +59,14 @@ t.test('numbers and booleans become strings with String()', async (t) => {
   t.strictSame(out.errors.map((e) => [e.field, e.compact_code]), [['/d', 'TYPE_COERCION_FAILED']], 'null is never coerced');
 });
 
+t.test('an integer beyond ±2^53−1 is not made a string: its digits were lost when it was read', async (t) => {
+  const schema = { type: 'object', properties: { tracking: { type: 'string' }, id: { type: 'string' }, ok: { type: 'string' } } };
+  const out = applySchema({ tracking: 9400111899223197428490, id: 123456789012345678, ok: 9007199254740991 }, schema, 'strict');
+  t.strictSame(out.repairs, [coercion('/ok', 9007199254740991, '9007199254740991')], 'the largest safe integer still is');
+  t.strictSame(out.errors.map((e) => [e.code, e.field, e.compact_code]),
+    [['SCHEMA_VALIDATION_FAILED', '/tracking', 'TYPE_COERCION_FAILED'], ['SCHEMA_VALIDATION_FAILED', '/id', 'TYPE_COERCION_FAILED']]);
+});
+
 t.test('a lone value where an array is wanted becomes its only element, then its items are repaired', async (t) => {
   const schema = { properties: { tags: { type: 'array', items: { type: 'string' } }, ids: { type: 'array', items: { type: 'integer' } } } };
   const out = applySchema({ tags: 'red', ids: '7' }, schema, 'strict');
