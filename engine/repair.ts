@@ -40,6 +40,23 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
     again.feed(input, true);
     return conclude(again, options, escaped);
   }
+  if (scanner.roots.length === 0 && !scanner.tooDeep) {
+    const tail = input.length > 256 ? input.slice(-256) : input;
+    const scalar = FINAL_SCALAR.exec(tail);
+    // Prose must come before it (`1\n2` is a list, not an answer), and YAML (`name: Alice\nage: 30`) is not prose.
+    if (scalar !== null && /[A-Za-z]/.test(tail.slice(0, scalar.index + 1)) && (tail.match(YAML_LINE)?.length ?? 0) < 2) {
+      const at = input.length - scalar[0].length + scalar[0].indexOf(scalar[1]!);
+      const end = at + scalar[1]!.length;
+      // repair: prose before a scalar answer (`The answer is: 42`, `Result:\ntrue`) is dropped
+      const answer = new Scanner();
+      answer.base = at;
+      answer.log.record('stripped_leading_text', 0);
+      answer.feed(input.slice(at, end), true);
+      // repair: a period after it is dropped
+      if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end);
+      if (answer.roots.length > 0) return conclude(answer, options, escaped);
+    }
+  }
   return conclude(scanner, options, escaped);
 }
 
@@ -64,6 +81,12 @@ function mayBeJson(text: string): boolean {
 
 const EXPONENT_300 = /\d[eE][+]?\d{3}/;
 const FENCE_TAG = /^(json[c5]?|javascript|js)?$/i;
+// A scalar that ends the reply (a period may follow), after a colon or alone on its line: the answer
+// of a reply with no object or array in it (`The answer is: 42`, `Sentiment:\n"positive"`). `I have
+// 3 cats` is not one. Only the reply's last 256 characters are looked at.
+const YAML_LINE = /^[ \t]*[\w-]+:[ \t]*\S/gm;
+const FINAL_SCALAR = /(?:[:\n][ \t]*)(-?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|true|false|null|True|False|None|"[^"\\\n]{0,200}")[ \t]*\.?\s*$/;
+
 
 /**
  * Where the answer's fence starts, when a reply opens with prose that holds a `{` or `[` of its own

@@ -102,6 +102,10 @@ const rows: Row[] = [
   ["{'a': nan, 'b': inf, 'c': -inf}", { a: null, b: null, c: null }, ['converted_single_quotes', 'replaced_nan'], 'medium'],
   ['<tool_call>\n{"name": "a"}\n</tool_call>\n<tool_call>\n{"name": "b"}\n</tool_call>', [{ name: 'a' }, { name: 'b' }],
     ['stripped_leading_text', 'stripped_trailing_text', 'wrapped_multiple_values'], 'medium'],
+  // A scalar answer after prose, after a colon or alone on its line; not a number inside a sentence.
+  ['The answer is: 42', 42, ['stripped_leading_text']],
+  ['Sentiment:\n"positive"', 'positive', ['stripped_leading_text']],
+  ['Answer: True.', true, ['stripped_leading_text', 'replaced_python_literal', 'stripped_trailing_text']],
   ['{"color": #ff0000, "bg": "#fff"}', { color: '#ff0000', bg: '#fff' }, ['quoted_bare_string'], 'medium'],
   ['{"a": # none yet\n 1}', { a: 1 }, ['removed_comments']],
   ['{"url": "http://x.y/*z*/", "c": "a, b", "n": "NaN", "f": "```", "q": "\'"', {
