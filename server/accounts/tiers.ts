@@ -1,5 +1,5 @@
 // The tier table (spec "Limits": envelope quotas and the compact tier table; DESIGN.md adds
-// `unlimited`). docs/accounts.md carries the same table; test/accounts/tiers.test.ts pins it.
+// `unlimited`). docs/accounts.md carries the same table; test/accounts/quota.test.ts pins it.
 import type { TierName } from './key-record.js';
 
 export interface Tier {

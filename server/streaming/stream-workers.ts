@@ -40,7 +40,8 @@ export interface StreamWorkersOptions {
   callTimeoutMs: number;
   workerData: StreamWorkerData;
   /** A worker died (crash, exit, or stopped by the watchdog): end the sessions of that generation. */
-  onWorkerLost: (slot: number, generation: number) => void;
+  /** `closing`: the workers are being stopped on purpose (shutdown), not lost. */
+  onWorkerLost: (slot: number, generation: number, closing: boolean) => void;
   onError: (error: unknown) => void;
 }
 
@@ -160,7 +161,7 @@ export class StreamWorkers {
     const wasOnline = slot.online;
     slot.online = false;
     // Sessions first, so the calls answered next find them already ended as lost.
-    this.#options.onWorkerLost(slot.index, lost);
+    this.#options.onWorkerLost(slot.index, lost, this.#closing);
     for (const [id, call] of calls) call.settle(null, id === overrun);
     if (this.#closing) return;
     this.restarts++;

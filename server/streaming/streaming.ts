@@ -31,8 +31,10 @@ export class Streaming {
       threads: config.workers,
       callTimeoutMs: config.taskTimeoutMs,
       workerData: { testHooks: config.testHooks },
-      onWorkerLost: (slot, generation) => {
-        logger.log('error', 'streaming worker stopped; its sessions are gone', { slot, generation });
+      onWorkerLost: (slot, generation, closing) => {
+        // At shutdown the workers are stopped on purpose: not an error for whoever watches the log.
+        if (closing) logger.log('info', 'streaming worker stopped at shutdown', { slot, generation });
+        else logger.log('error', 'streaming worker stopped; its sessions are gone', { slot, generation });
         this.table.endAllOn(slot, generation);
       },
       onError: (error) => logger.log('error', 'streaming worker error', { error: (error as Error)?.name ?? 'unknown' }),
