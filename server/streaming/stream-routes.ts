@@ -31,7 +31,8 @@ export class StreamRoute implements JsonPostRoute {
     const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      // Every start field is optional (spec: "An empty object is allowed"): no body at all means {}.
+      parsed = this.endpoint === 'start' && text.trim().length === 0 ? {} : JSON.parse(text);
     } catch {
       return refusal(fallbackContract(this.setting), NOT_JSON, body.byteLength);
     }

@@ -51,6 +51,18 @@ t.test('envelope start: an unguessable id and an expiry in Unix ms', async (t) =
   for (const id of ids) t.equal((await postJson(at('finalize'), { session_id: id }, auth)).body.success, false, 'nothing pushed: nothing to repair');
 });
 
+t.test('envelope start with no body at all: every field is optional, so it is {}', async (t) => {
+  const started = await fetch(at('start'), { method: 'POST', headers: auth });
+  const body = (await started.json()) as { session_id: string; expires_at: number };
+  t.match(body, { session_id: String, expires_at: Number });
+  const pushed = await postJson(at('push'), { session_id: body.session_id, chunk: '{"a": 1}' }, auth);
+  t.equal(pushed.body.state.json_parseable, true);
+  const push = await fetch(at('push'), { method: 'POST', headers: auth });
+  t.match(await push.json(), { success: false, metadata: { errors: [{ code: 'INVALID_REQUEST' }] } }, 'push still needs its body');
+  const final = await postJson(at('finalize'), { session_id: body.session_id }, auth);
+  t.same(final.body.repaired, { a: 1 });
+});
+
 t.test('envelope: the state after every push matches JSON.parse of the prefix', async (t) => {
   for (const doc of documents) {
     const id = await startEnvelope();
