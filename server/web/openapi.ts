@@ -32,6 +32,8 @@ interface KeyedPost {
   request: [string, string];
   ok: string[];
   keyed: boolean;
+  /** The body may be left out (stream start: every field is optional). */
+  bodyOptional?: boolean;
 }
 
 function post(op: KeyedPost, operationId: string, tag: string): object {
@@ -42,7 +44,7 @@ function post(op: KeyedPost, operationId: string, tag: string): object {
       summary: op.summary,
       description: op.description,
       security: op.keyed ? [{ bearerAuth: [] }] : [],
-      requestBody: { required: true, content: json(oneOf(...op.request)) },
+      requestBody: { required: op.bodyOptional !== true, content: json(oneOf(...op.request)) },
       responses: {
         '200': {
           description: 'The answer, errors included, in the contract the request spoke (envelope: check `success`; compact: check `valid`).',
@@ -93,10 +95,11 @@ export const OPENAPI_DOCUMENT = {
     }, 'demoRepair', 'demo'),
     '/v1/repair/stream/start': post({
       summary: 'Start a streaming session',
-      description: 'Envelope: the server issues the session id (an empty object is a valid body). Compact: the client sends its own UUID. Sessions expire after SESSION_TTL_MS without activity; expired, finished and unknown sessions all answer SESSION_NOT_FOUND.',
+      description: 'Envelope: the server issues the session id (an empty object, or no body at all, is a valid request). Compact: the client sends its own UUID. Sessions expire after SESSION_TTL_MS without activity; expired, finished and unknown sessions all answer SESSION_NOT_FOUND.',
       request: ['EnvelopeStreamStartRequest', 'CompactStreamStartRequest'],
       ok: ['EnvelopeStreamStartResponse', 'CompactStreamStartResponse', 'EnvelopeRepairResponse', 'CompactFailure'],
       keyed: true,
+      bodyOptional: true,
     }, 'streamStart', 'streaming'),
     '/v1/repair/stream/push': post({
       summary: 'Push a chunk',
