@@ -144,7 +144,8 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
   while (k < len && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
   if (k >= len) return final ? 0 : -1;
   const c = text.charCodeAt(k);
-  return c === 0x0a || c === 0x0d ? 0 : j + 1; // ends its line: maybe the JSON; more text: prose
+  // ends its line, or structure follows (`{"a": 2}]`, `[1], [2]`): maybe the JSON; more text: prose
+  return c === 0x0a || c === 0x0d || c === 0x5d || c === 0x7d || c === 0x5b || c === 0x7b ? 0 : j + 1;
 }
 
 function notePose(s: Scanner, text: string, start: number, end: number): void {

@@ -222,9 +222,11 @@ export function afterRoot(s: Scanner, c: number): boolean {
   switch (c) {
     case 0x5b: // [
     case 0x7b: { // { — a footnote after the JSON (`[1] Source: …`) is trailing prose, not a second root
-      const after = inlineFragmentEnd(s.text, i, s.final);
-      if (after < 0) return false;
-      if (after > 0) break;
+      if (s.rootCommaPos < 0) { // after `,` the next value is a value: `{"a": 1}, {"a": 2}]`
+        const after = inlineFragmentEnd(s.text, i, s.final);
+        if (after < 0) return false;
+        if (after > 0) break;
+      }
       s.open(c === 0x5b, i);
       return true;
     }
@@ -272,11 +274,36 @@ export function afterRoot(s: Scanner, c: number): boolean {
       break;
     }
   }
+  if (s.rootCommaPos >= 0 && s.roots.length === 1 && startsScalar(s.text, i)) {
+    const first = s.roots[0];
+    if (first === null || typeof first !== 'object') {
+      // repair: `1, 2, 3]` — the output began inside an array (a prefilled `[`)
+      s.log.record('inserted_missing_opening_bracket', s.base);
+      s.roots.length = 0;
+      s.open(true, i);
+      s.i = i; // open() took the character for a bracket: the next value starts here
+      (s.stack[0]!.container as unknown[]).push(first);
+      s.rootCommaPos = -1;
+      s.afterComma = true;
+      s.commaPos = s.base + i;
+      return true;
+    }
+  }
   // repair: text after the JSON is dropped
   s.record('stripped_trailing_text', i);
   s.trailingReported = true;
   s.phase = TRAILING;
   return true;
+}
+
+const LITERAL_AHEAD = /^(?:true|false|null)(?![A-Za-z0-9_])/;
+
+/** A number, a quoted string or a literal (`true`, `false`, `null`) starts at i. */
+function startsScalar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if ((c >= 0x30 && c <= 0x39) || c === 0x22 || c === 0x27) return true; // digit " '
+  if (c === 0x2d) return i + 1 < text.length && text.charCodeAt(i + 1) >= 0x30 && text.charCodeAt(i + 1) <= 0x39; // -digit
+  return (c === 0x74 || c === 0x66 || c === 0x6e) && LITERAL_AHEAD.test(text.slice(i, i + 6)); // t f n
 }
 
 /**

@@ -87,6 +87,9 @@ const rows: Row[] = [
   // The output began inside a container (a prefilled `{` or `[`), or a leading string has commentary after it.
   ['"a": 1, "b": 2}', { a: 1, b: 2 }, ['inserted_missing_opening_bracket'], 'medium'],
   ['"Paris", "London"]', ['Paris', 'London'], ['inserted_missing_opening_bracket'], 'medium'],
+  ['1, 2, 3]', [1, 2, 3], ['inserted_missing_opening_bracket'], 'medium'],
+  ['42, that is the answer', 42, ['stripped_trailing_text', 'removed_trailing_comma']],
+  ['{"a": 1}, {"a": 2}]', [{ a: 1 }, { a: 2 }], ['wrapped_multiple_values', 'removed_extra_closing_bracket'], 'medium'],
   ['"positive"\nReason: the text is happy.', 'positive', ['stripped_trailing_text']],
   ['"He said "hi", she said"', 'He said "hi", she said', ['escaped_inner_quote']],
   // Raw backslashes before letters: LaTeX and Windows paths keep them; real \n and \t escapes stay.
