@@ -21,9 +21,20 @@ export function isOtherWhitespace(c: number): boolean {
   );
 }
 
+/** ASCII letter. */
+export function isAsciiLetter(c: number): boolean {
+  return (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+}
+
+/** The first index from k that is not a space or a tab (text.length when none). */
+export function skipBlanks(text: string, k: number): number {
+  while (k < text.length && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
+  return k;
+}
+
 /** ASCII letter, digit or `_`. */
 export function isWordChar(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c === 0x5f;
+  return (c >= 0x30 && c <= 0x39) || isAsciiLetter(c) || c === 0x5f;
 }
 
 export function isDigit(c: number): boolean {

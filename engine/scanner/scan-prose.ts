@@ -1,7 +1,7 @@
 // Before the JSON: models open with prose ("Here's the JSON:"), a markdown fence, a <think> block, or
 // a JSONP callback. The root value starts at the first `{` or `[` (or after a fence); a scalar root
 // (`42`, `"text"`, `tru`) is accepted only when nothing but the end of the input follows it.
-import { endsWord, isDigit, isJsonWhitespace } from './char-codes.js';
+import { endsWord, isDigit, isJsonWhitespace, skipBlanks } from './char-codes.js';
 import { ROOT_START, THINK, VALUE, type Scanner } from './scanner.js';
 
 const PROSE_KEEP = 128; // enough of the prose to recognise a JSONP callback name
@@ -54,18 +54,19 @@ function skipProse(s: Scanner): boolean {
   const len = text.length;
   let i = s.i;
   const start = i;
+  let undecided = false; // a fragment whose line has not arrived yet
   for (; i < len; i++) {
     const c = text.charCodeAt(i);
-    if ((c === 0x5b || c === 0x7b) && s.at(i) < s.proseUntil) continue; // [ { before the fenced answer
     if (c === 0x5b || c === 0x7b) { // [ {
+      if (s.at(i) < s.proseUntil) continue; // before the fenced answer
       if (!s.proseFragments) break;
       const after = inlineFragmentEnd(text, i, s.final);
-      if (after < 0) break; // decide when the rest of the line has arrived
       if (after > 0) {
         s.skippedFragment = true;
         i = after - 1; // `[1]: see`, `{name} below`: prose, not the root
         continue;
       }
+      undecided = after < 0;
       break;
     }
     if (c === 0x60 || c === 0x3c) { // ` <
@@ -84,7 +85,7 @@ function skipProse(s: Scanner): boolean {
   if ((c === 0x60 || c === 0x3c) && i + 10 > len && !s.final && !(c === 0x60 ? s.fenceAt(i) > 0 : thinkTagLength(text, i) > 0)) {
     return false;
   }
-  if ((c === 0x5b || c === 0x7b) && s.proseFragments && inlineFragmentEnd(text, i, s.final) < 0) return false; // [ {
+  if (undecided) return false; // decide when the rest of the fragment's line has arrived
   if (c === 0x28) { // ( — JSONP: `callback({...})`
     // repair: a JSONP callback wrapper is removed
     s.record('removed_jsonp_wrapper', i);
@@ -138,10 +139,8 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
     else if ((c === 0x5d || c === 0x7d) && --depth === 0) break; // ] }
   }
   if (j >= len) return final ? 0 : -1;
-  let k = j + 1;
-  while (k < len && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
-  if (k < len && text.charCodeAt(k) === 0x2c) k++; // , — values one per line (`{},` `{}`)
-  while (k < len && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
+  let k = skipBlanks(text, j + 1);
+  if (k < len && text.charCodeAt(k) === 0x2c) k = skipBlanks(text, k + 1); // , — values one per line (`{},` `{}`)
   if (k >= len) return final ? 0 : -1;
   const c = text.charCodeAt(k);
   // ends its line, or structure follows (`{"a": 2}]`, `[1], [2]`): maybe the JSON; more text: prose

@@ -1,7 +1,7 @@
 // Strings: double, single and typographic quotes; escapes; raw control characters; unescaped inner
 // quotes; a missing closing quote. Runs between escapes are copied as one slice, never per character.
 // A string may span many pieces of a stream: its text so far waits in `strParts`.
-import { closingQuote, endsStringBefore, hexValue, isJsonWhitespace } from './char-codes.js';
+import { closingQuote, endsStringBefore, hexValue, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, type Scanner } from './scanner.js';
 
 export function startString(s: Scanner, open: number, isKey: boolean, i: number): void {
@@ -57,25 +57,7 @@ export function scanString(s: Scanner): boolean {
       const inner = j < len ? quoteInsideValue(s, text, j) : 0;
       if (inner < 0) return hold(s, run, i);
       if (inner === 0 && (j >= len || endsString(s, text, i, j))) {
-        const depth = s.stack.length;
-        if (depth >= 2 && j < len && text.charCodeAt(j) === 0x3a && !s.strIsKey && !s.concat && // :
-          s.stack[depth - 1]!.isArray && !s.stack[depth - 2]!.isArray && (s.stack[depth - 1]!.container as unknown[]).length > 0) {
-          // repair: `{"tags": ["a", "b", "count": 2}` — the array's `]` was missing before the next member
-          s.close('closed_array_bracket', s.strStart - s.base);
-          s.strIsKey = true;
-        } else if (depth === 0 && j < len && !s.concat) {
-          const next = text.charCodeAt(j);
-          if (next === 0x3a) { // :
-            // repair: `"a": 1, "b": 2}` — the output began inside an object (a prefilled `{`)
-            s.log.record('inserted_missing_opening_bracket', s.strStart);
-            s.open(false, i);
-            s.strIsKey = true;
-          } else if (next === 0x2c && startsValue(text, j + 1, len)) { // ,
-            // repair: `"Paris", "London"]` — the output began inside an array
-            s.log.record('inserted_missing_opening_bracket', s.strStart);
-            s.open(true, i);
-          }
-        }
+        if (j < len && !s.concat) fixContainerAround(s, text, i, j);
         finishString(s, text.slice(run, i));
         s.i = i + 1;
         return true;
@@ -215,6 +197,34 @@ function hold(s: Scanner, run: number, upTo: number): boolean {
   return false;
 }
 
+/**
+ * A string has ended at i and `text[j]` follows it. Where that shows a bracket was lost, it is put
+ * back before the string is stored: `{"tags": ["a", "b", "count": 2}` (the array's `]` before the
+ * next member), `"a": 1, "b": 2}` and `"Paris", "London"]` (the output began inside a container, as
+ * after a prefilled `{` or `[`).
+ */
+function fixContainerAround(s: Scanner, text: string, i: number, j: number): void {
+  const depth = s.stack.length;
+  const next = text.charCodeAt(j);
+  if (depth >= 2 && next === 0x3a && !s.strIsKey) { // :
+    const top = s.stack[depth - 1]!;
+    if (top.isArray && !s.stack[depth - 2]!.isArray && (top.container as unknown[]).length > 0) {
+      // repair: `{"tags": ["a", "b", "count": 2}` — the array's `]` was missing before the next member
+      s.close('closed_array_bracket', s.strStart - s.base);
+      s.strIsKey = true;
+    }
+  } else if (depth === 0 && next === 0x3a) { // :
+    // repair: `"a": 1, "b": 2}` — the output began inside an object (a prefilled `{`)
+    s.log.record('inserted_missing_opening_bracket', s.strStart);
+    s.open(false, i);
+    s.strIsKey = true;
+  } else if (depth === 0 && next === 0x2c && startsValue(text, j + 1, text.length)) { // ,
+    // repair: `"Paris", "London"]` — the output began inside an array
+    s.log.record('inserted_missing_opening_bracket', s.strStart);
+    s.open(true, i);
+  }
+}
+
 const PROSE_RUN_MAX = 200;
 
 // LaTeX commands that start like \n \r \t escapes. Short ones that are also a line break or tab
@@ -238,7 +248,7 @@ const LATEX_MAX = 10;
 function rawBackslash(text: string, e: number, code: number, final: boolean): number {
   const len = text.length;
   let k = e;
-  while (k < len && k - e <= LATEX_MAX && ((text.charCodeAt(k) | 0x20) >= 0x61 && (text.charCodeAt(k) | 0x20) <= 0x7a)) k++;
+  while (k < len && k - e <= LATEX_MAX && isAsciiLetter(text.charCodeAt(k))) k++;
   if (k >= len && !final && k - e <= LATEX_MAX) return -1;
   if (code === 0x62 || code === 0x66) return k > e + 1 ? 1 : 0; // \b \f with a letter after
   return k - e <= LATEX_MAX && LATEX_COMMANDS.has(text.slice(e, k)) ? 1 : 0;
@@ -260,15 +270,14 @@ function quoteInsideValue(s: Scanner, text: string, j: number): number {
 /** From k (just after a `,` or `:` that followed a candidate closing quote): see quoteInsideValue. */
 export function proseRunsToQuote(text: string, k: number, quote: number, final: boolean): number {
   const len = text.length;
-  while (k < len && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
+  k = skipBlanks(text, k);
   if (k >= len) return final ? 0 : -1;
   const first = text.charCodeAt(k);
-  if (!(((first | 0x20) >= 0x61 && (first | 0x20) <= 0x7a) || first > 0x7f)) return 0; // a letter
+  if (!(isAsciiLetter(first) || first > 0x7f)) return 0; // a letter
   for (const end = k + PROSE_RUN_MAX; k < len && k < end; k++) {
     const c = text.charCodeAt(k);
     if (c === quote) { // does it end the value?
-      let m = k + 1;
-      while (m < len && (text.charCodeAt(m) === 0x20 || text.charCodeAt(m) === 0x09)) m++;
+      const m = skipBlanks(text, k + 1);
       if (m >= len) return final ? 1 : -1;
       const d = text.charCodeAt(m);
       return d === 0x2c || d === 0x7d || d === 0x5d || d === 0x0a || d === 0x0d ? 1 : 0; // , } ] LF CR
@@ -290,8 +299,7 @@ function endsString(s: Scanner, text: string, i: number, j: number): boolean {
     if (next === 0x2c || next === 0x3a) return true; // , :
     for (let k = i + 1; k < j; k++) if (text.charCodeAt(k) === 0x0a) return true; // LF
     if (next === 0x2e || next === 0x5d || next === 0x7d) { // . ] } — only when it ends the line (`"x"] more"` is text)
-      let k = j + 1;
-      while (k < text.length && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
+      const k = skipBlanks(text, j + 1);
       if (k >= text.length) return true;
       const after = text.charCodeAt(k);
       return after === 0x0a || after === 0x0d || (next !== 0x2e && (after === 0x2c || after === 0x5d || after === 0x7d)); // LF CR , ] }

@@ -1,0 +1,62 @@
+// The shape of a model's reply around its JSON, judged once over the whole text before or after
+// the scanner's single pass (batch only: a stream's finalize is repair() of its whole buffer, so both
+// answer alike): a fenced answer after prose that holds brackets of its own, and a scalar answer
+// after prose when the reply holds no object or array.
+import { Scanner } from './scanner/scanner.js';
+
+const FENCE_TAG = /^(json[c5]?|javascript|js)?$/i;
+// A scalar that ends the reply (a period may follow), after a colon or alone on its line: the answer
+// of a reply with no object or array in it (`The answer is: 42`, `Sentiment:\n"positive"`). `I have
+// 3 cats` is not one. Only the reply's last 256 characters are looked at.
+const YAML_LINE = /^[ \t]*[\w-]+:[ \t]*\S/gm;
+const FINAL_SCALAR = /(?:[:\n][ \t]*)(-?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|true|false|null|True|False|None|"[^"\\\n]{0,200}")[ \t]*\.?\s*$/;
+
+/**
+ * Where the answer's fence starts, when a reply opens with prose that holds a `{` or `[` of its own
+ * (`Expected shape: {"a": number}`, `return {} if none`, `see [2], then`) before a fenced block:
+ * the block is the answer, so the scanner treats those brackets as prose. Only the first fence
+ * counts, and only a JSON-tagged one or an untagged one whose content opens with `{` or `[`: a
+ * ```bash block after the JSON is not an answer. -1 when no such fence.
+ */
+export function fencedAnswerStart(text: string): number {
+  let a = 0;
+  while (a < text.length && text.charCodeAt(a) <= 0x20) a++;
+  const first = text.charCodeAt(a);
+  if (first === 0x7b || first === 0x5b || first === 0x22 || first === 0x27 || first === 0x60) return -1; // { [ " ' `
+  const fence = text.indexOf('```', a);
+  if (fence < 0) return -1;
+  const before = text.slice(a, fence);
+  if (before.indexOf('{') < 0 && before.indexOf('[') < 0) return -1;
+  const lineEnd = text.indexOf('\n', fence);
+  if (lineEnd < 0) return -1;
+  const tag = text.slice(fence + 3, lineEnd).trim();
+  if (!FENCE_TAG.test(tag)) return -1;
+  if (tag === '') {
+    let b = lineEnd;
+    while (b < text.length && text.charCodeAt(b) <= 0x20) b++;
+    const opener = text.charCodeAt(b);
+    if (opener !== 0x7b && opener !== 0x5b) return -1;
+  }
+  return fence;
+}
+
+/**
+ * A scanner that has read the scalar answer ending the reply (see FINAL_SCALAR), or null when there
+ * is none: prose must come before it (`1\n2` is a list, not an answer), and YAML
+ * (`name: Alice\nage: 30`) is not prose.
+ */
+export function scalarAnswer(input: string): Scanner | null {
+  const tail = input.length > 256 ? input.slice(-256) : input;
+  const scalar = FINAL_SCALAR.exec(tail);
+  if (scalar === null || !/[A-Za-z]/.test(tail.slice(0, scalar.index + 1)) || (tail.match(YAML_LINE)?.length ?? 0) >= 2) return null;
+  const at = input.length - scalar[0].length + scalar[0].indexOf(scalar[1]!);
+  const end = at + scalar[1]!.length;
+  // repair: prose before a scalar answer (`The answer is: 42`, `Result:\ntrue`) is dropped
+  const answer = new Scanner();
+  answer.base = at;
+  answer.log.record('stripped_leading_text', 0);
+  answer.feed(input.slice(at, end), true);
+  // repair: a period after it is dropped
+  if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end);
+  return answer.roots.length > 0 ? answer : null;
+}
