@@ -29,6 +29,15 @@ export class KeyAdmission {
 
   /** Fills and returns `out` (reuse one object per request slot; nothing is allocated here). */
   admit(record: KeyRecord, out: Admission = newAdmission()): Admission {
+    return this.#decide(record, out, true);
+  }
+
+  /** What admit() would find for `record` right now, without counting a request. */
+  peek(record: KeyRecord, out: Admission = newAdmission()): Admission {
+    return this.#decide(record, out, false);
+  }
+
+  #decide(record: KeyRecord, out: Admission, count: boolean): Admission {
     const tier = TIERS[record.tier];
     if (tier.perMinute === null) {
       out.allowed = true;
@@ -42,7 +51,8 @@ export class KeyAdmission {
     }
     const degraded = tier.overage === 'degraded' && this.#quota.isExceeded(record.id, tier);
     const limit = degraded && tier.degradedPerMinute !== null ? tier.degradedPerMinute : tier.perMinute;
-    this.#limiter.check(record.id, limit, out);
+    if (count) this.#limiter.check(record.id, limit, out);
+    else this.#limiter.peek(record.id, limit, out);
     out.limited = true;
     out.quotaExceeded = degraded;
     return out;

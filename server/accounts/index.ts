@@ -14,6 +14,9 @@ import { SqliteStorage } from './sqlite-storage.js';
 import { ThreadedMetadataWriter, type MetadataSink } from './metadata-writer.js';
 import type { SeedKey } from './api-key.js';
 import type { AccountsStorage, SeedOutcome } from './storage.js';
+import { limitHeaders } from './request-admission.js';
+import type { HeaderList } from '../http/response-writer.js';
+import type { KeyRecord } from './key-record.js';
 
 export interface AccountsOptions {
   dataDir: string;
@@ -47,6 +50,12 @@ export class Accounts {
   /** What API_KEYS seeding did, for a start-up log line (prefixes only). */
   seeded: Array<{ prefix: string; outcome: SeedOutcome }> = [];
   #sweepTimer: NodeJS.Timeout | undefined;
+
+  /** GET /v1/usage: the key's X-RateLimit-* headers as its next request would find them, uncounted. */
+  limitHeadersFor(record: KeyRecord): HeaderList | null {
+    const d = this.admission.peek(record);
+    return d.limited ? limitHeaders(d) : null;
+  }
 
   private constructor(options: AccountsOptions) {
     const clock = options.clock ?? systemClock;

@@ -82,6 +82,23 @@ export class RateLimiter {
     return out;
   }
 
+  /**
+   * What a request for `id` would find right now, without counting one: `remaining` requests may
+   * be made, the full limit is back at `resetSeconds` (GET /v1/usage reports it).
+   */
+  peek(id: string, limit: number, out: RateLimitDecision = newDecision()): RateLimitDecision {
+    const now = this.#clock.now();
+    const interval = this.windowMs / limit;
+    const slot = this.#slots.get(id);
+    const tat = slot !== undefined && slot.tat > now ? slot.tat : now;
+    out.allowed = now >= tat + interval - this.windowMs;
+    out.limit = limit;
+    out.remaining = Math.max(0, Math.floor((now + this.windowMs - tat) / interval + EPSILON));
+    out.resetSeconds = Math.ceil(tat / 1000);
+    out.retryAfterSeconds = 0;
+    return out;
+  }
+
   /** Drops entries whose bucket has refilled. Returns how many. */
   sweep(): number {
     const now = this.#clock.now();

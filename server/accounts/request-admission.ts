@@ -62,7 +62,7 @@ export class RequestAdmission implements AdmissionHook {
   }
 }
 
-function limitHeaders(d: RateLimitDecision): HeaderList {
+export function limitHeaders(d: RateLimitDecision): HeaderList {
   return [
     ['X-RateLimit-Limit', String(d.limit)],
     ['X-RateLimit-Remaining', String(d.remaining)],

@@ -1,6 +1,7 @@
 // GET /v1/usage (keyed): this month's repairs against the key's quota, answered at once from the
 // accounts layer's in-memory counters. It bypasses the admission hook: asking how much of the
-// limit is left must not use the limit up, and the answer costs about as much as /health.
+// limit is left must not use the limit up, and the answer costs about as much as /health. Its
+// X-RateLimit-* headers say what the key's next request would find, without counting this one.
 import build from 'fast-json-stringify';
 import { makeError } from '../../engine/error-codes.js';
 import type { UsageReport } from '../accounts/quota.js';
@@ -11,13 +12,18 @@ import { renderError } from '../contracts/render.js';
 import type { HttpContext } from '../http/http-context.js';
 import { requestIdFor } from '../http/request-id.js';
 import { observeNonRepair } from '../http/simple-answer.js';
-import { JSON_TYPE, writeAnswer } from '../http/response-writer.js';
+import { JSON_TYPE, writeAnswer, type HeaderList } from '../http/response-writer.js';
 import type { RouteEntry } from '../http/router.js';
 import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
 import { describeFault } from '../observe/request-record.js';
 
 export interface UsageSource {
   usageFor(record: KeyRecord): UsageReport;
+}
+
+/** The key's X-RateLimit-* headers without counting a request (null: the unlimited tier has none). */
+export interface LimitSource {
+  limitHeadersFor(record: KeyRecord): HeaderList | null;
 }
 
 const nullableInt = { type: ['integer', 'null'] };
@@ -39,7 +45,7 @@ const serializeUsage = build(usageSchema) as (report: UsageReport) => string;
 
 const INTERNAL = makeError('INTERNAL_ERROR');
 
-export function usageRoutes(ctx: HttpContext, usage: UsageSource): RouteEntry[] {
+export function usageRoutes(ctx: HttpContext, usage: UsageSource, limits: LimitSource): RouteEntry[] {
   const contract = fallbackContract(ctx.config.contract);
   const handler = (res: HttpResponse, req: HttpRequest): void => {
     const start = performance.now();
@@ -48,11 +54,13 @@ export function usageRoutes(ctx: HttpContext, usage: UsageSource): RouteEntry[] 
     let outcome = 'ok';
     let body: string;
     let fault: unknown = null;
+    let headers: HeaderList | null = null;
     try {
       const auth = authenticate(req.getHeader('authorization'), ctx.keyStore);
       if (auth.ok) {
         keyId = auth.key.id;
         body = serializeUsage(usage.usageFor(auth.key));
+        headers = limits.limitHeadersFor(auth.key);
       } else {
         const rendered = renderError(auth.error, contract, null, 0);
         body = rendered.body;
@@ -66,7 +74,7 @@ export function usageRoutes(ctx: HttpContext, usage: UsageSource): RouteEntry[] 
       outcome = 'INTERNAL_ERROR';
     }
     if (fault !== null) ctx.logger.log('error', 'usage failed', { requestId, fault: describeFault(fault) });
-    writeAnswer(res, 200, JSON_TYPE, body, requestId, null, ctx.lifecycle.draining);
+    writeAnswer(res, 200, JSON_TYPE, body, requestId, headers, ctx.lifecycle.draining);
     observeNonRepair(ctx, 'usage', requestId, keyId, Date.now(), start, 200, outcome);
   };
   return [{ method: 'get', path: '/v1/usage', name: 'usage', handler }];

@@ -61,7 +61,10 @@ t.test('GET /v1/usage: what counts, the team overage fields, unlimited has no qu
   t.match(team.body, { tier: 'team', quota: 1_000_000, overage: 0, overage_cost_usd: 0 });
   t.equal(team.body.count - before, 3);
   t.equal(team.body.remaining, 1_000_000 - team.body.count);
-  t.equal(team.headers.get('x-ratelimit-limit'), null, 'asking for usage is not rate limited');
+  t.equal(team.headers.get('x-ratelimit-limit'), '1000', 'usage reports the key\'s limit');
+  const again = await usageOf(url, TEAM);
+  t.ok(Number(again.headers.get('x-ratelimit-remaining')) >= Number(team.headers.get('x-ratelimit-remaining')),
+    'asking for usage is not rate limited: it uses none of the limit');
 
   // A streaming session counts once, at its start, whatever its number of pushes.
   const stream = (step: string, body: unknown) => postJson(`${url}/v1/repair/stream/${step}`, body, { authorization: `Bearer ${TEAM}` });

@@ -14,11 +14,26 @@ const dataDir = tempDataDir(t);
 const FREE = newKey();
 const PRO = newKey();
 const UNLIMITED = newKey();
+const ASKER = newKey();
 const server = await startServer(t, {
-  DATA_DIR: dataDir, DEMO_LIMIT_PER_HOUR: '3', API_KEYS: `${FREE}:free,${PRO}:pro,${UNLIMITED}:unlimited`,
+  DATA_DIR: dataDir, DEMO_LIMIT_PER_HOUR: '3', API_KEYS: `${FREE}:free,${PRO}:pro,${UNLIMITED}:unlimited,${ASKER}:pro`,
 });
 const url = server.url;
 const nowSeconds = (): number => Date.now() / 1000;
+
+t.test('GET /v1/usage carries the X-RateLimit-* headers the next request would find, without counting itself', async (t) => {
+  const fresh = limitHeaders(await usageOf(url, ASKER));
+  t.equal(fresh.limit, 300);
+  t.equal(fresh.remaining, 300, 'nothing used yet');
+  await repairAs(url, ASKER, { raw_output: '{"a":1' });
+  const second = limitHeaders(await repairAs(url, ASKER, { raw_output: '{"a":2' }));
+  const asked = [limitHeaders(await usageOf(url, ASKER)), limitHeaders(await usageOf(url, ASKER))];
+  // A request refills 1/5 s on the pro tier: allow one refill between the calls.
+  for (const h of asked) t.ok(h.remaining >= second.remaining && h.remaining <= second.remaining + 1, `usage leaves ${h.remaining} (the repair left ${second.remaining})`);
+  t.equal(asked[1]!.remaining >= asked[0]!.remaining, true, 'asking twice used nothing');
+  t.ok(asked[0]!.reset >= Math.floor(nowSeconds()));
+  t.ok(Number.isNaN(limitHeaders(await usageOf(url, UNLIMITED)).limit), 'the unlimited tier has no limit headers');
+});
 
 t.test('free key: 60 a minute, then RATE_LIMIT_EXCEEDED (envelope 200, compact 429) with headers', async (t) => {
   const started = performance.now();
