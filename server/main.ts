@@ -43,7 +43,7 @@ const server = await startServer(config, {
   keyStore: accounts.keys,
   admission: new RequestAdmission({ keyed: accounts.admission, demo: accounts.demo }),
   observers: [new RequestRecorder({ quota: accounts.quota, metadata: accounts.metadata })],
-  extraRoutes: (ctx) => [...usageRoutes(ctx, accounts.quota, accounts), ...webRoutes(ctx, { accounts })],
+  extraRoutes: (ctx) => [...usageRoutes(ctx, accounts), ...webRoutes(ctx, { accounts })],
 }).catch((error: unknown) => fatal((error as Error).message));
 
 process.stdout.write(JSON.stringify({

@@ -23,13 +23,13 @@ export function fastLane(s: Scanner): void {
     if (phase === VALUE) {
       if (c === 0x22) { // "
         const end = plainStringEnd(text, i + 1);
-        if (end < 0 || !valueEndsAt(text, end + 1) || (!top.isArray && proseFollows(s, text, end + 1, 0x22))) break;
+        if (end < 0 || !stringEndsAt(s, top, text, end + 1, 0x22)) break;
         s.emit(text.slice(i + 1, end));
         s.lastWasString = true;
         i = end + 1;
       } else if (c === 0x27) { // '
         const end = plainSingleQuotedEnd(text, i + 1);
-        if (end < 0 || !valueEndsAt(text, end + 1) || (!top.isArray && proseFollows(s, text, end + 1, 0x27))) break;
+        if (end < 0 || !stringEndsAt(s, top, text, end + 1, 0x27)) break;
         // repair: single-quoted strings become double-quoted
         s.record('converted_single_quotes', i);
         s.emit(text.slice(i + 1, end));
@@ -232,18 +232,20 @@ function readNumber(text: string, i: number): number {
   return negative ? -value : value;
 }
 
-/** A value ending at j is certainly complete: a comma or closer follows, possibly after whitespace. */
 /**
- * After an object's string value, `, then left."`: the quote may be inside the text, which the slow
- * path decides (scan-string.ts quoteInsideValue). A `,` followed by a quote or a name and `:` is
- * not: the fast lane goes on.
+ * A string value whose closing quote is at j - 1 is certainly complete: as valueEndsAt, except that
+ * in an object a `,` that prose runs on from (`"She said "yes", then left."`) leaves the quote's
+ * meaning to the slow path (scan-string.ts quoteInsideValue). A `,` followed by a quote or a name
+ * and `:` does not: the fast lane goes on.
  */
-function proseFollows(s: Scanner, text: string, j: number, quote: number): boolean {
+function stringEndsAt(s: Scanner, top: Frame, text: string, j: number, quote: number): boolean {
   let d = text.charCodeAt(j);
   while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = text.charCodeAt(++j);
-  return d === 0x2c && proseRunsToQuote(text, j + 1, quote, s.final) !== 0; // ,
+  if (d === 0x7d || d === 0x5d) return true; // } ]
+  return d === 0x2c && (top.isArray || proseRunsToQuote(text, j + 1, quote, s.final) === 0); // ,
 }
 
+/** A value ending at j is certainly complete: a comma or closer follows, possibly after whitespace. */
 function valueEndsAt(text: string, j: number): boolean {
   let d = text.charCodeAt(j);
   while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = text.charCodeAt(++j);

@@ -7,7 +7,7 @@ import { systemClock, type Clock } from './clock.js';
 import { DemoLimiter } from './demo-limiter.js';
 import { KeyAdmission } from './admission.js';
 import { MetadataLog } from './metadata-log.js';
-import { QuotaTracker } from './quota.js';
+import { QuotaTracker, type UsageReport } from './quota.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RetentionJob } from './retention.js';
 import { SqliteStorage } from './sqlite-storage.js';
@@ -50,6 +50,11 @@ export class Accounts {
   /** What API_KEYS seeding did, for a start-up log line (prefixes only). */
   seeded: Array<{ prefix: string; outcome: SeedOutcome }> = [];
   #sweepTimer: NodeJS.Timeout | undefined;
+
+  /** GET /v1/usage: this month's count against the key's quota. */
+  usageFor(record: KeyRecord): UsageReport {
+    return this.quota.usageFor(record);
+  }
 
   /** GET /v1/usage: the key's X-RateLimit-* headers as its next request would find them, uncounted. */
   limitHeadersFor(record: KeyRecord): HeaderList | null {

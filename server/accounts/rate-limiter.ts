@@ -34,6 +34,11 @@ interface Slot { tat: number }
 // Guards floor() against 59.99999 from non-integer emission intervals (e.g. 7 per minute).
 const EPSILON = 1e-9;
 
+/** A key's theoretical arrival time: its stored one, or now when its bucket is full (or it has none). */
+function tatOf(slot: Slot | undefined, now: number): number {
+  return slot !== undefined && slot.tat > now ? slot.tat : now;
+}
+
 export class RateLimiter {
   readonly windowMs: number;
   readonly maxEntries: number;
@@ -57,7 +62,7 @@ export class RateLimiter {
     const now = this.#clock.now();
     const interval = this.windowMs / limit;
     let slot = this.#slots.get(id);
-    const tat = slot !== undefined && slot.tat > now ? slot.tat : now;
+    const tat = tatOf(slot, now);
     const nextTat = tat + interval;
     const allowAt = nextTat - this.windowMs;
     out.limit = limit;
@@ -76,7 +81,7 @@ export class RateLimiter {
       slot.tat = nextTat;
     }
     out.allowed = true;
-    out.remaining = Math.max(0, Math.floor((now + this.windowMs - nextTat) / interval + EPSILON));
+    out.remaining = this.#remaining(now, nextTat, interval);
     out.resetSeconds = Math.ceil(nextTat / 1000);
     out.retryAfterSeconds = 0;
     return out;
@@ -89,14 +94,18 @@ export class RateLimiter {
   peek(id: string, limit: number, out: RateLimitDecision = newDecision()): RateLimitDecision {
     const now = this.#clock.now();
     const interval = this.windowMs / limit;
-    const slot = this.#slots.get(id);
-    const tat = slot !== undefined && slot.tat > now ? slot.tat : now;
-    out.allowed = now >= tat + interval - this.windowMs;
+    const tat = tatOf(this.#slots.get(id), now);
+    out.allowed = now >= tat + interval - this.windowMs; // as check() would decide
     out.limit = limit;
-    out.remaining = Math.max(0, Math.floor((now + this.windowMs - tat) / interval + EPSILON));
+    out.remaining = this.#remaining(now, tat, interval);
     out.resetSeconds = Math.ceil(tat / 1000);
     out.retryAfterSeconds = 0;
     return out;
+  }
+
+  /** Requests the bucket holds at `now` when the next one's theoretical arrival time is `tat`. */
+  #remaining(now: number, tat: number, interval: number): number {
+    return Math.max(0, Math.floor((now + this.windowMs - tat) / interval + EPSILON));
   }
 
   /** Drops entries whose bucket has refilled. Returns how many. */

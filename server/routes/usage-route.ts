@@ -19,10 +19,7 @@ import { describeFault } from '../observe/request-record.js';
 
 export interface UsageSource {
   usageFor(record: KeyRecord): UsageReport;
-}
-
-/** The key's X-RateLimit-* headers without counting a request (null: the unlimited tier has none). */
-export interface LimitSource {
+  /** The key's X-RateLimit-* headers without counting a request (null: the unlimited tier has none). */
   limitHeadersFor(record: KeyRecord): HeaderList | null;
 }
 
@@ -45,7 +42,7 @@ const serializeUsage = build(usageSchema) as (report: UsageReport) => string;
 
 const INTERNAL = makeError('INTERNAL_ERROR');
 
-export function usageRoutes(ctx: HttpContext, usage: UsageSource, limits: LimitSource): RouteEntry[] {
+export function usageRoutes(ctx: HttpContext, usage: UsageSource): RouteEntry[] {
   const contract = fallbackContract(ctx.config.contract);
   const handler = (res: HttpResponse, req: HttpRequest): void => {
     const start = performance.now();
@@ -60,7 +57,7 @@ export function usageRoutes(ctx: HttpContext, usage: UsageSource, limits: LimitS
       if (auth.ok) {
         keyId = auth.key.id;
         body = serializeUsage(usage.usageFor(auth.key));
-        headers = limits.limitHeadersFor(auth.key);
+        headers = usage.limitHeadersFor(auth.key);
       } else {
         const rendered = renderError(auth.error, contract, null, 0);
         body = rendered.body;
