@@ -5,6 +5,8 @@
 // At the first token it is not sure of (anything else to repair, an escape, a token that reaches
 // the end of the window) it stops at that token's start, and the general scanner decides, as it
 // would have from the start. Most of a model's reply, even a broken one, is plain JSON.
+import { hexValue } from './char-codes.js';
+import { KIND } from './repair-log.js';
 import { proseRunsToQuote } from './scan-string.js';
 import { AFTER_VALUE, COLON, type Frame, KEY, type Scanner, VALUE } from './scanner.js';
 
@@ -22,16 +24,16 @@ export function fastLane(s: Scanner): void {
     const phase = s.phase;
     if (phase === VALUE) {
       if (c === 0x22) { // "
-        const end = plainStringEnd(text, i + 1);
+        const end = escapedStringEnd(text, i + 1);
         if (end < 0 || !stringEndsAt(s, top, text, end + 1, 0x22)) break;
-        s.emit(text.slice(i + 1, end));
+        s.emit(escapes.length === 0 ? text.slice(i + 1, end) : decodeEscapes(text, i + 1, end));
         s.lastWasString = true;
         i = end + 1;
       } else if (c === 0x27) { // '
         const end = plainSingleQuotedEnd(text, i + 1);
         if (end < 0 || !stringEndsAt(s, top, text, end + 1, 0x27)) break;
         // repair: single-quoted strings become double-quoted
-        s.record('converted_single_quotes', i);
+        s.log.recordKind(KIND.converted_single_quotes, s.base + i);
         s.emit(text.slice(i + 1, end));
         s.lastWasString = true;
         i = end + 1;
@@ -59,7 +61,7 @@ export function fastLane(s: Scanner): void {
         const word = c === 0x54 ? 'True' : c === 0x46 ? 'False' : 'None';
         if (!text.startsWith(word, i) || !valueEndsAt(text, i + word.length)) break;
         // repair: Python literals become JSON literals
-        s.record('replaced_python_literal', i);
+        s.log.recordKind(KIND.replaced_python_literal, s.base + i);
         s.emit(c === 0x54 ? true : c === 0x46 ? false : null);
         i += word.length;
       } else if (c === 0x5d && top.isArray) { // ] of an empty array, or after a trailing comma (close() reports it)
@@ -96,7 +98,7 @@ export function fastLane(s: Scanner): void {
         const j = colonAt(text, end);
         if (j < 0) break;
         // repair: an unquoted member name is quoted
-        s.record('quoted_unquoted_keys', i);
+        s.log.recordKind(KIND.quoted_unquoted_keys, s.base + i);
         top.key = memoName(s, top, text, i, end);
         top.keyPos = s.base + i;
         s.afterComma = false;
@@ -108,7 +110,7 @@ export function fastLane(s: Scanner): void {
         const j = colonAt(text, end + 1);
         if (j < 0) break;
         // repair: single-quoted strings become double-quoted
-        s.record('converted_single_quotes', i);
+        s.log.recordKind(KIND.converted_single_quotes, s.base + i);
         top.key = memoName(s, top, text, i + 1, end);
         top.keyPos = s.base + i;
         s.afterComma = false;
@@ -169,6 +171,70 @@ function plainStringEnd(text: string, from: number): number {
   let d = text.charCodeAt(j);
   while (d !== 0x22 && d !== 0x5c && d >= 0x20) d = text.charCodeAt(++j); // " \ control (NaN at the end)
   return d === 0x22 ? j : -1;
+}
+
+/** Window indexes of the backslashes escapedStringEnd passed, for decodeEscapes (reused: no allocation). */
+const escapes: number[] = [];
+
+/**
+ * Index of the closing quote of a string whose only backslashes start JSON's own escapes (`\"` `\\`
+ * `\/` `\b` `\f` `\n` `\r` `\t`, `\u` and four hex digits) and which holds no control character,
+ * else -1. Such a string reads exactly as JSON.parse reads it; one with another backslash (`\d`,
+ * `C:\Users`, where its `\n`s may be raw too) or a raw newline is left to scan-string.ts.
+ */
+function escapedStringEnd(text: string, from: number): number {
+  escapes.length = 0;
+  let j = from;
+  let d = text.charCodeAt(j);
+  for (;;) {
+    while (d !== 0x22 && d !== 0x5c && d >= 0x20) d = text.charCodeAt(++j); // " \ control (NaN at the end)
+    if (d !== 0x5c) return d === 0x22 ? j : -1;
+    const width = escapeWidth(text, j);
+    if (width === 0) return -1;
+    escapes.push(j);
+    j += width;
+    d = text.charCodeAt(j);
+  }
+}
+
+/** Length of the JSON escape at the backslash text[j], or 0 when it starts none. */
+function escapeWidth(text: string, j: number): number {
+  switch (text.charCodeAt(j + 1)) {
+    case 0x22: case 0x5c: case 0x2f: // " \ /
+    case 0x62: case 0x66: case 0x6e: case 0x72: case 0x74: // b f n r t
+      return 2;
+    case 0x75: // u
+      return hexValue(text.charCodeAt(j + 2)) >= 0 && hexValue(text.charCodeAt(j + 3)) >= 0 &&
+        hexValue(text.charCodeAt(j + 4)) >= 0 && hexValue(text.charCodeAt(j + 5)) >= 0 ? 6 : 0;
+    default:
+      return 0;
+  }
+}
+
+/** The text of text[from, end) with the escapes escapedStringEnd found decoded: runs between them are copied as slices. */
+function decodeEscapes(text: string, from: number, end: number): string {
+  let out = '';
+  let run = from;
+  for (let k = 0; k < escapes.length; k++) {
+    const at = escapes[k]!;
+    const e = text.charCodeAt(at + 1);
+    let decoded: string;
+    switch (e) {
+      case 0x62: decoded = '\b'; break; // b
+      case 0x66: decoded = '\f'; break; // f
+      case 0x6e: decoded = '\n'; break; // n
+      case 0x72: decoded = '\r'; break; // r
+      case 0x74: decoded = '\t'; break; // t
+      case 0x75: // u
+        decoded = String.fromCharCode((hexValue(text.charCodeAt(at + 2)) << 12) | (hexValue(text.charCodeAt(at + 3)) << 8) |
+          (hexValue(text.charCodeAt(at + 4)) << 4) | hexValue(text.charCodeAt(at + 5)));
+        break;
+      default: decoded = String.fromCharCode(e); // " \ /
+    }
+    out += text.slice(run, at) + decoded;
+    run = at + (e === 0x75 ? 6 : 2);
+  }
+  return out + text.slice(run, end);
 }
 
 /** Exact powers of ten: a double holds each of 10^0 … 10^22 without rounding. */

@@ -7,7 +7,7 @@ import { makeWarning } from '../error-codes.js';
 import type { RepairType } from '../repair-kinds.js';
 import type { Warning } from '../types.js';
 import { isJsonWhitespace, isOtherWhitespace, isWordChar } from './char-codes.js';
-import { RepairLog } from './repair-log.js';
+import { KIND, RepairLog } from './repair-log.js';
 import { fastLane } from './fast-lane.js';
 import { scanProse, scanThink } from './scan-prose.js';
 import { scanString, startString } from './scan-string.js';
@@ -344,7 +344,7 @@ export class Scanner {
     if (repairType !== undefined) this.record(repairType, windowIndex);
     if (this.afterComma) {
       // repair: a comma before the closer (`[1,2,]`) is dropped
-      this.log.record('removed_trailing_comma', this.commaPos);
+      this.log.recordKind(KIND.removed_trailing_comma, this.commaPos);
       this.afterComma = false;
     }
     if (!frame.isArray && frame.key !== undefined) {

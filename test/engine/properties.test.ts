@@ -7,7 +7,7 @@ import t from 'tap';
 import { MalformedEmitter, type MalformedStyle } from '../../bench/engine/emit-malformed.js';
 import { firstDifference, jsonEqual } from '../../bench/lib/json-equal.js';
 import { createRandom } from '../../bench/lib/random.js';
-import { REPAIR_KINDS, repair } from '../../engine/index.js';
+import { REPAIR_KINDS, createStream, repair } from '../../engine/index.js';
 import type { Confidence, RepairResponse } from '../../engine/index.js';
 
 // FC_SEED explores other inputs; the default keeps every run identical.
@@ -144,6 +144,26 @@ t.test('valid JSON comes back unchanged: same value, was_repaired false, high, n
     params(300),
   );
   t.pass('300 valid documents');
+});
+
+t.test('any string value in a broken document reads as JSON.parse reads it, batch or streamed', async (t) => {
+  // The bare key and trailing comma keep the input off the JSON.parse path: the scanner (its fast
+  // lane for escaped strings, or scan-string.ts) must decode every escape JSON.stringify writes.
+  const jsonText = fc.string({ unit: codeUnit, maxLength: 40 }).map((v) => [v, `{k: ${JSON.stringify(v)}, n: 1,}`] as const);
+  fc.assert(
+    fc.property(jsonText, fc.integer({ min: 1, max: 9 }), ([value, text], step) => {
+      const response = repair(text);
+      if (!response.success || (response.repaired as { k: unknown }).k !== value) {
+        throw new Error(`${JSON.stringify(text)} gave ${JSON.stringify(response.repaired)}`);
+      }
+      const stream = createStream({});
+      for (let i = 0; i < text.length; i += step) stream.push(text.slice(i, i + step));
+      const streamed = stream.finalize();
+      if (!jsonEqual(streamed.repaired, response.repaired)) throw new Error(`streamed in ${step}s: ${JSON.stringify(streamed.repaired)}`);
+    }),
+    params(600),
+  );
+  t.pass('600 generated strings');
 });
 
 t.test('a valid document cut at every position keeps the contract', async (t) => {

@@ -119,6 +119,11 @@ const rows: Row[] = [
   // strings
   ['{"a": "line one\nline two"}', { a: 'line one\nline two' }, ['escaped_control_character']],
   ['{"re": "\\d+\\s"}', { re: '\\d+\\s' }, ['escaped_backslash']],
+  // Every JSON escape in a value of an otherwise broken document reads as JSON.parse reads it; one
+  // escape JSON lacks anywhere in the string hands the whole string to the raw-backslash rules.
+  ['{a: "q\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude80 end",}', { a: 'q"\\/\b\f\n\r\t\u00e9\ud83d\ude80 end' }, ['quoted_unquoted_keys', 'removed_trailing_comma']],
+  ['{a: "\\u12 and \\u00zz",}', { a: '\\u12 and \\u00zz' }, ['quoted_unquoted_keys', 'escaped_backslash', 'removed_trailing_comma']],
+  ['{a: "\\frac{1}{2} \\d",}', { a: '\\frac{1}{2} \\d' }, ['quoted_unquoted_keys', 'escaped_backslash', 'removed_trailing_comma']],
   ['"a" + "b" + "c"', 'abc', ['concatenated_strings']],
   // wrappers and several values
   ['callback({"a": 1});', { a: 1 }, ['removed_jsonp_wrapper']],
@@ -230,5 +235,17 @@ t.test('escaped quotes inside ordinary strings do not make a document escaped', 
   for (const input of ['{"a": "say \\"hi\\"", b: 1', '["\\"quoted\\"", 2,]', '{"x": {\\"y\\": 1}}']) {
     const r = repair(input);
     t.notOk(r.metadata.syntax_repairs.some((d) => d.type === 'unescaped_json_text'), input);
+  }
+});
+
+t.test('a failed JSON.parse attempt leaves Error.stackTraceLimit as the caller set it', async (t) => {
+  const before = Error.stackTraceLimit;
+  try {
+    Error.stackTraceLimit = 7;
+    t.same(repair('{a: 1}').repaired, { a: 1 });
+    t.same(repair('[1, 2]').repaired, [1, 2]);
+    t.equal(Error.stackTraceLimit, 7);
+  } finally {
+    Error.stackTraceLimit = before;
   }
 });
