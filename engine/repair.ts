@@ -71,7 +71,21 @@ function mayBeJson(text: string): boolean {
     (first >= 0x30 && first <= 0x39) || first === 0x74 || first === 0x66 || first === 0x6e; // digit t f n
   const lastOk = last === 0x7d || last === 0x5d || last === 0x22 || (last >= 0x30 && last <= 0x39) || // } ] " digit
     last === 0x65 || last === 0x6c; // e (true, false) l (null)
-  return firstOk && lastOk;
+  if (!firstOk || !lastOk) return false;
+  // The commonest broken objects show it at an end: `{name: …`, `{'a': …` (a first name not in
+  // double quotes), `…, }` (a trailing comma before the last closer).
+  if (first === 0x7b) { // {
+    let k = a + 1;
+    while (k < b && text.charCodeAt(k) <= 0x20) k++;
+    const name = text.charCodeAt(k);
+    if (name !== 0x22 && name !== 0x7d) return false; // " }
+  }
+  if (last === 0x7d || last === 0x5d) { // } ]
+    let k = b - 1;
+    while (k > a && text.charCodeAt(k) <= 0x20) k--;
+    if (text.charCodeAt(k) === 0x2c) return false; // ,
+  }
+  return true;
 }
 
 const EXPONENT_300 = /\d[eE][+]?\d{3}/;
