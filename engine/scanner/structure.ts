@@ -1,7 +1,7 @@
 // The grammar between tokens: what each character means given what the scanner expects next.
 // Each handler consumes at least one character or changes the phase toward one that will, and
 // returns false only when the window ends before it can decide.
-import { inlineFragmentEnd } from './scan-prose.js';
+import { inlineFragmentEnd, proseNoteEnd } from './scan-prose.js';
 import { isQuote } from './char-codes.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE, type Scanner } from './scanner.js';
 
@@ -226,6 +226,10 @@ export function afterRoot(s: Scanner, c: number): boolean {
         const after = inlineFragmentEnd(s.text, i, s.final);
         if (after < 0) return false;
         if (after > 0) break;
+        // so is a note alone on its line (`[Note: values are estimates]`), where `{"b": 2}` is a value
+        const note = proseNoteEnd(s.text, i, s.final);
+        if (note < 0) return false;
+        if (note > 0) break;
       }
       s.open(c === 0x5b, i);
       return true;

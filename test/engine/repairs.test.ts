@@ -1,6 +1,6 @@
 // Table-driven: every repair kind, with the value, the reported types and the overall confidence.
 import t from 'tap';
-import { repair } from '../../engine/index.js';
+import { createStream, repair } from '../../engine/index.js';
 
 type Row = [input: string, value: unknown, types: string[], confidence?: 'high' | 'medium' | 'low'];
 
@@ -33,6 +33,15 @@ const rows: Row[] = [
   // A footnote after the JSON is trailing prose, not a second value; values one per line still are.
   ['{"a": 1}\n[1] Source: Wikipedia', { a: 1 }, ['stripped_trailing_text']],
   ['{"a": 1}\n{"b": 2}', [{ a: 1 }, { b: 2 }], ['wrapped_multiple_values'], 'medium'],
+  // So is a note in brackets alone on its line, when it reads as words; values in brackets are values.
+  ['{"a": 1}\n[Note: values are estimates]', { a: 1 }, ['stripped_trailing_text']],
+  ['{"a": 1}\n{Note: values are estimates}', { a: 1 }, ['stripped_trailing_text']],
+  ['[1, 2]\n[End of output]\n', [1, 2], ['stripped_trailing_text']],
+  ['[1][2]', [[1], [2]], ['wrapped_multiple_values'], 'medium'],
+  ['[true]\n[false]', [[true], [false]], ['wrapped_multiple_values'], 'medium'],
+  ['{"a": 1}\n{b: 2}', [{ a: 1 }, { b: 2 }], ['wrapped_multiple_values', 'quoted_unquoted_keys'], 'medium'],
+  ['{"a": 1}\n{name: John Smith}', [{ a: 1 }, { name: 'John Smith' }], ['wrapped_multiple_values', 'quoted_unquoted_keys', 'quoted_bare_string'], 'medium'],
+  ['["x"]\n[apple, pear]', [['x'], ['apple', 'pear']], ['wrapped_multiple_values', 'quoted_bare_string'], 'medium'],
   // truncation, cut anywhere
   ['{"a": 1, "b": [1, 2', { a: 1, b: [1, 2] }, ['closed_array_bracket', 'closed_object_bracket']],
   ['{"a": "hello wor', { a: 'hello wor' }, ['closed_string', 'closed_object_bracket']],
@@ -149,6 +158,16 @@ t.test('every repair kind: value, reported types, confidence', async (t) => {
     t.equal(r.metadata.confidence, confidence, `confidence of ${JSON.stringify(input)}`);
     t.equal(r.metadata.was_repaired, true);
     t.same(r.metadata.repairs_applied, r.metadata.syntax_repairs);
+  }
+});
+
+t.test('every row streamed in 1-, 2- and 7-character pushes: finalize answers what repair does', async (t) => {
+  for (const [input] of rows) {
+    for (const step of [1, 2, 7]) {
+      const s = createStream({});
+      for (let i = 0; i < input.length; i += step) s.push(input.slice(i, i + step));
+      t.same(s.finalize(), repair(input), `${JSON.stringify(input)} in ${step}-character pushes`);
+    }
   }
 });
 
