@@ -125,6 +125,14 @@ const rows: Row[] = [
   // bare strings
   ['{"status": active}', { status: 'active' }, ['quoted_bare_string'], 'medium'],
   ['{name: John Smith}', { name: 'John Smith' }, ['quoted_unquoted_keys', 'quoted_bare_string'], 'medium'],
+  // clock times, amounts with a currency sign and numbers with their unit are text too
+  ['{"time": 10:30, "tz": "UTC"}', { time: '10:30', tz: 'UTC' }, ['quoted_bare_string'], 'medium'],
+  ['[10:30 PM, 16:9, 1:30:00]', ['10:30 PM', '16:9', '1:30:00'], ['quoted_bare_string'], 'medium'],
+  ['{"total": $1,234.56, "n": 2}', { total: '$1,234.56', n: 2 }, ['quoted_bare_string'], 'medium'],
+  ['{"a": $1, "b": €12,500,000}', { a: '$1', b: '€12,500,000' }, ['quoted_bare_string'], 'medium'],
+  ['{"weight": 5 kg, "speed": 90 km/h, "share": 50 %, "h": 180cm}', { weight: '5 kg', speed: '90 km/h', share: '50 %', h: '180cm' }, ['quoted_bare_string'], 'medium'],
+  ['[1 true, 2 3]', [1, true, 2, 3], ['inserted_missing_comma']],
+  ['{"a": 5 b: 6}', { a: 5, b: 6 }, ['inserted_missing_comma', 'quoted_unquoted_keys']],
   // strings
   ['{"a": "line one\nline two"}', { a: 'line one\nline two' }, ['escaped_control_character']],
   ['{"re": "\\d+\\s"}', { re: '\\d+\\s' }, ['escaped_backslash']],
