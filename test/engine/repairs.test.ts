@@ -61,6 +61,7 @@ const rows: Row[] = [
   ["{'name': 'Ada'}", { name: 'Ada' }, ['converted_single_quotes']],
   ["{'text': 'it\\'s here'}", { text: "it's here" }, ['converted_single_quotes']],
   ["{'text': 'it's here'}", { text: "it's here" }, ['converted_single_quotes']],
+  ["{'a': 'James'', 'b': '', 'c': ['the Joneses'']}", { a: "James'", b: '', c: ["the Joneses'"] }, ['converted_single_quotes']],
   ['{“a”: “b”}', { a: 'b' }, ['converted_smart_quotes']],
   ['{"a": "He said "hi" to me"}', { a: 'He said "hi" to me' }, ['escaped_inner_quote']],
   ['{"a": "He said "hi"", "b": 1}', { a: 'He said "hi"', b: 1 }, ['escaped_inner_quote']],
