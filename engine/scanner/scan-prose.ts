@@ -62,7 +62,8 @@ function skipProse(s: Scanner): boolean {
       if (!s.proseFragments) break;
       const after = inlineFragmentEnd(text, i, s.final);
       if (after > 0) {
-        s.skippedFragment = true;
+        // A placeholder (`Use the {name} field`) is never the JSON: no rescan reads it as `{}`.
+        if (!isPlaceholder(text, i, after)) s.skippedFragment = true;
         i = after - 1; // `[1]: see`, `{name} below`: prose, not the root
         continue;
       }
@@ -145,6 +146,20 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
   const c = text.charCodeAt(k);
   // ends its line, or structure follows (`{"a": 2}]`, `[1], [2]`): maybe the JSON; more text: prose
   return c === 0x0a || c === 0x0d || c === 0x5d || c === 0x7d || c === 0x5b || c === 0x7b ? 0 : j + 1;
+}
+
+/** `{name}`, `{ user_id }`: a brace around one identifier, the fragment text[i, end). */
+function isPlaceholder(text: string, i: number, end: number): boolean {
+  if (text.charCodeAt(i) !== 0x7b) return false; // {
+  const a = skipBlanks(text, i + 1);
+  let b = end - 1;
+  while (b > a && (text.charCodeAt(b - 1) === 0x20 || text.charCodeAt(b - 1) === 0x09)) b--; // space tab
+  if (b <= a || !isAsciiLetter(text.charCodeAt(a))) return false;
+  for (let k = a; k < b; k++) {
+    const c = text.charCodeAt(k);
+    if (!isWordChar(c) && c !== 0x2e && c !== 0x2d) return false; // . -
+  }
+  return true;
 }
 
 const NOTE_MAX = 160;

@@ -207,7 +207,8 @@ t.test('valid JSON comes back unchanged, high, with no repairs', async (t) => {
 });
 
 t.test('no JSON at all is UNRECOVERABLE_SYNTAX_ERROR', async (t) => {
-  for (const text of ['', '   ', 'I could not find any data for that request.', 'hello world']) {
+  for (const text of ['', '   ', 'I could not find any data for that request.', 'hello world',
+    'Use the {name} placeholder.', 'Fill in {first_name} and { last.name } here.']) {
     const r = repair(text);
     t.equal(r.success, false);
     t.equal(r.repaired, null);
