@@ -254,6 +254,8 @@ function thinkTag(s: Scanner, i: number): boolean {
   }
   // repair: a reasoning block (<think>…</think>) before the JSON is dropped
   s.record('stripped_leading_text', i);
+  s.thinkAt = s.at(i);
+  s.thinkBodyAt = s.at(i + n);
   s.i = i + n;
   s.phase = THINK;
   return true;
@@ -265,6 +267,7 @@ export function scanThink(s: Scanner): boolean {
   const close = text.indexOf('</think', s.i);
   if (close < 0) {
     if (s.final) {
+      s.thinkUnclosed = true;
       s.i = text.length;
       s.finish();
     } else s.i = Math.max(s.i, text.length - 10); // a closing tag may be split across pieces

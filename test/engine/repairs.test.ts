@@ -14,6 +14,9 @@ const rows: Row[] = [
   ['{"a": 1} I hope this helps!', { a: 1 }, ['stripped_trailing_text']],
   ['```{"a":"b"}```', { a: 'b' }, ['removed_markdown_fence']],
   ['<think>The user wants {a}.</think>\n{"a": 2}', { a: 2 }, ['stripped_leading_text']],
+  // A reasoning block never closed: the JSON on its own line in it is the answer.
+  ['<think>I will output {"a": 0} maybe\n\n{"a": 1}', { a: 1 }, ['stripped_leading_text']],
+  ['<think>x</think><think>y\n{"b": 2', { b: 2 }, ['stripped_leading_text', 'closed_object_bracket']],
   // A bracketed word in the prose (a citation, a tag) is prose, not the root; arrays stay arrays.
   ['Note [1]: see below.\n{"a": 1, "b": [2]}', { a: 1, b: [2] }, ['stripped_leading_text']],
   ['I [think] this is right:\n```json\n{"a": 1}\n```', { a: 1 }, ['stripped_leading_text', 'removed_markdown_fence']],
@@ -208,7 +211,8 @@ t.test('valid JSON comes back unchanged, high, with no repairs', async (t) => {
 
 t.test('no JSON at all is UNRECOVERABLE_SYNTAX_ERROR', async (t) => {
   for (const text of ['', '   ', 'I could not find any data for that request.', 'hello world',
-    'Use the {name} placeholder.', 'Fill in {first_name} and { last.name } here.']) {
+    'Use the {name} placeholder.', 'Fill in {first_name} and { last.name } here.',
+    '<think>The user wants {"a": 1} here', '<think>Let me see']) {
     const r = repair(text);
     t.equal(r.success, false);
     t.equal(r.repaired, null);
