@@ -150,6 +150,15 @@ export function expectColon(s: Scanner, c: number): boolean {
       return closeBracket(s, c === 0x5d, i);
     case 0x60: // `
       return fence(s, i);
+    case 0x3d: { // = — `{"a" = 1}`, Ruby's `{"a" => 1}`: the separator of another language
+      if (i + 1 >= s.text.length && !s.final) return false;
+      // repair: the `=` (or `=>`) is dropped and the colon put in its place
+      s.record('removed_invalid_character', i);
+      s.record('inserted_missing_colon', i);
+      s.i = s.text.charCodeAt(i + 1) === 0x3e ? i + 2 : i + 1; // >
+      s.phase = VALUE;
+      return true;
+    }
     default:
       // repair: `{"a" 1}` gets its colon
       s.record('inserted_missing_colon', i);

@@ -77,6 +77,7 @@ const rows: Row[] = [
   ['[1 2 3]', [1, 2, 3], ['inserted_missing_comma']],
   ['{"a": 1\n"b": 2}', { a: 1, b: 2 }, ['inserted_missing_comma']],
   ['{"a" 1}', { a: 1 }, ['inserted_missing_colon']],
+  ['{"a" = 1, "b" => "x"}', { a: 1, b: 'x' }, ['removed_invalid_character', 'inserted_missing_colon'], 'medium'],
   // literals and numbers
   ['[NaN, Infinity, -Infinity]', [null, null, null], ['replaced_nan'], 'medium'],
   ['{"a": True, "b": False, "c": None}', { a: true, b: false, c: null }, ['replaced_python_literal']],
