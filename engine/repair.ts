@@ -40,6 +40,18 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
   const fenceStart = fencedAnswerStart(input);
   scanner.proseUntil = fenceStart;
   scanner.feed(input, true);
+  if (scanner.roots.length === 0 && scanner.thinkUnclosed) {
+    // The reasoning block never closed (`<think>… {"a": 0} maybe\n\n{"a": 1}`): the answer was
+    // written inside it, so its text is read as prose around the JSON. Fragments in that prose stay
+    // prose: reasoning cut before any answer is no JSON.
+    const again = new Scanner();
+    again.base = scanner.thinkBodyAt;
+    again.proseUntil = fenceStart;
+    // repair: the opening tag and the reasoning before the JSON are dropped
+    again.log.record('stripped_leading_text', scanner.thinkAt);
+    again.feed(input.slice(scanner.thinkBodyAt), true);
+    if (again.roots.length > 0) return conclude(again, options, escaped);
+  }
   if (scanner.roots.length === 0 && scanner.skippedFragment) {
     // The only JSON was a fragment read as prose (`Here: {"a": 1} hope this helps`): read it as JSON.
     const again = new Scanner();

@@ -1,7 +1,7 @@
 // Before the JSON: models open with prose ("Here's the JSON:"), a markdown fence, a <think> block, or
 // a JSONP callback. The root value starts at the first `{` or `[` (or after a fence); a scalar root
 // (`42`, `"text"`, `tru`) is accepted only when nothing but the end of the input follows it.
-import { endsWord, isDigit, isJsonWhitespace, skipBlanks } from './char-codes.js';
+import { endsWord, isAsciiLetter, isDigit, isJsonWhitespace, isWordChar, skipBlanks } from './char-codes.js';
 import { ROOT_START, THINK, VALUE, type Scanner } from './scanner.js';
 
 const PROSE_KEEP = 128; // enough of the prose to recognise a JSONP callback name
@@ -62,7 +62,8 @@ function skipProse(s: Scanner): boolean {
       if (!s.proseFragments) break;
       const after = inlineFragmentEnd(text, i, s.final);
       if (after > 0) {
-        s.skippedFragment = true;
+        // A placeholder (`Use the {name} field`) is never the JSON: no rescan reads it as `{}`.
+        if (!isPlaceholder(text, i, after)) s.skippedFragment = true;
         i = after - 1; // `[1]: see`, `{name} below`: prose, not the root
         continue;
       }
@@ -147,6 +148,75 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
   return c === 0x0a || c === 0x0d || c === 0x5d || c === 0x7d || c === 0x5b || c === 0x7b ? 0 : j + 1;
 }
 
+/** `{name}`, `{ user_id }`: a brace around one identifier, the fragment text[i, end). */
+function isPlaceholder(text: string, i: number, end: number): boolean {
+  if (text.charCodeAt(i) !== 0x7b) return false; // {
+  const a = skipBlanks(text, i + 1);
+  let b = end - 1;
+  while (b > a && (text.charCodeAt(b - 1) === 0x20 || text.charCodeAt(b - 1) === 0x09)) b--; // space tab
+  if (b <= a || !isAsciiLetter(text.charCodeAt(a))) return false;
+  for (let k = a; k < b; k++) {
+    const c = text.charCodeAt(k);
+    if (!isWordChar(c) && c !== 0x2e && c !== 0x2d) return false; // . -
+  }
+  return true;
+}
+
+const NOTE_MAX = 160;
+
+/**
+ * After the JSON, a bracketed note alone on its line — `[Note: values are estimates]`, `[End of
+ * output]`, `{Note: values are estimates}` — is prose: the index after its closer. Only text that
+ * reads as words does: it starts with a letter, holds no quote, no bracket and no line break, and
+ * has a phrase (a space between two words) or, in `[…]`, a label's colon; in `{…}` at most one
+ * colon, with at least three words after it. Values one after another (`{"b": 2}`, `[1]`,
+ * `[true]`, `[apple, pear]`, `{a: 1}`, `{name: John Smith}`) are not notes: 0. -1 when more input
+ * is needed to tell.
+ */
+export function proseNoteEnd(text: string, i: number, final: boolean): number {
+  const len = text.length;
+  const isArray = text.charCodeAt(i) === 0x5b; // [
+  const closer = isArray ? 0x5d : 0x7d; // ] }
+  let j = skipBlanks(text, i + 1);
+  if (j >= len) return final ? 0 : -1;
+  if (!isAsciiLetter(text.charCodeAt(j))) return 0; // `[1]`, `{"b"`, `{}`: a value
+  let colons = 0;
+  let phrases = 0;
+  let phrasesAfterColon = 0;
+  for (; j < len; j++) {
+    if (j - i > NOTE_MAX) return 0;
+    const c = text.charCodeAt(j);
+    if (c === closer) break;
+    switch (c) {
+      // " ` [ ] { } LF CR “ ” — quoted text, nesting or more lines: structure, not a note
+      case 0x22: case 0x60: case 0x5b: case 0x5d: case 0x7b: case 0x7d: case 0x0a: case 0x0d: case 0x201c: case 0x201d:
+        return 0;
+      case 0x27: case 0x2019: // ' ’ — an apostrophe inside a word (`don't`) only
+        if (j + 1 >= len) return final ? 0 : -1;
+        if (!isWordChar(text.charCodeAt(j - 1)) || !isWordChar(text.charCodeAt(j + 1))) return 0;
+        break;
+      case 0x3a: // :
+        colons++;
+        phrasesAfterColon = 0;
+        break;
+      case 0x20: // space: word, space, word is a phrase
+        if (j + 1 >= len) return final ? 0 : -1;
+        if (isWordChar(text.charCodeAt(j - 1)) && isWordChar(text.charCodeAt(j + 1))) {
+          phrases++;
+          phrasesAfterColon++;
+        }
+        break;
+    }
+  }
+  if (j >= len) return final ? 0 : -1;
+  const k = skipBlanks(text, j + 1);
+  if (k >= len) {
+    if (!final) return -1;
+  } else if (text.charCodeAt(k) !== 0x0a && text.charCodeAt(k) !== 0x0d) return 0; // LF CR: alone on its line
+  const prose = isArray ? colons > 0 || phrases > 0 : colons === 0 ? phrases > 0 : colons === 1 && phrasesAfterColon >= 2;
+  return prose ? j + 1 : 0;
+}
+
 function notePose(s: Scanner, text: string, start: number, end: number): void {
   for (let k = start; k < end; k++) {
     if (!isJsonWhitespace(text.charCodeAt(k))) {
@@ -184,6 +254,8 @@ function thinkTag(s: Scanner, i: number): boolean {
   }
   // repair: a reasoning block (<think>…</think>) before the JSON is dropped
   s.record('stripped_leading_text', i);
+  s.thinkAt = s.at(i);
+  s.thinkBodyAt = s.at(i + n);
   s.i = i + n;
   s.phase = THINK;
   return true;
@@ -195,6 +267,7 @@ export function scanThink(s: Scanner): boolean {
   const close = text.indexOf('</think', s.i);
   if (close < 0) {
     if (s.final) {
+      s.thinkUnclosed = true;
       s.i = text.length;
       s.finish();
     } else s.i = Math.max(s.i, text.length - 10); // a closing tag may be split across pieces

@@ -306,9 +306,10 @@ function endsString(s: Scanner, text: string, i: number, j: number): boolean {
     }
     return false;
   }
-  if (next === 0x22 && j === i + 1 && !s.strIsKey && closesAfter(text, j + 1)) {
-    // `"He said "hi""}`: two quotes together and then the end of the value — the first is the
-    // inner quote, the second ends the string (not an empty string missing its comma)
+  if ((next === 0x22 || (next === 0x27 && s.strClose === 0x27)) && j === i + 1 && !s.strIsKey && closesAfter(text, j + 1)) {
+    // `"He said "hi""}`, `'James''`: two quotes together and then the end of the value — the
+    // first is an inner quote or an apostrophe, the second ends the string (not an empty string
+    // missing its comma)
     return false;
   }
   if (endsStringBefore(next) || (next === 0x29 && s.calls > 0)) return true; // ) closing a wrapper

@@ -1,6 +1,6 @@
 // Unquoted tokens: numbers (with their malformed and truncated forms), literals (JSON, Python,
 // NaN/Infinity, undefined), and bare words taken as strings — keys or values.
-import { endsWord, isJsonWhitespace } from './char-codes.js';
+import { endsWord, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
 import { AFTER_VALUE, COLON, ROOT_START, type Scanner } from './scanner.js';
 
 const NOT_NUMBER = 0;
@@ -43,6 +43,41 @@ function isDigitAt(text: string, j: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
+const UNIT_MAX = 12;
+const NOT_UNIT = /^(?:true|false|null|none|nan|inf|infinity|undefined)$/i;
+
+/**
+ * After a number and blanks at i: a unit (`kg`, `cm`, `km/h`, `%`) that ends the value — letters,
+ * `/` or `%`, at most UNIT_MAX, then `,` `}` `]` a line end or the end of the input. 1 yes, 0 no
+ * (a literal, `[1 true]`, is a value missing its comma; `5 b: 2` a member), -1 more input is needed.
+ */
+function unitAfter(text: string, i: number, final: boolean): number {
+  const len = text.length;
+  const k = skipBlanks(text, i);
+  if (k >= len) return final ? 0 : -1;
+  const first = text.charCodeAt(k);
+  if (!isAsciiLetter(first) && first !== 0x25) return 0; // %
+  let m = k + 1;
+  for (; m < len && m - k <= UNIT_MAX; m++) {
+    const c = text.charCodeAt(m);
+    if (!isAsciiLetter(c) && c !== 0x2f && c !== 0x25) break; // / %
+  }
+  if (m - k > UNIT_MAX) return 0;
+  const n = skipBlanks(text, m);
+  if (n >= len) {
+    if (!final) return -1;
+  } else {
+    const d = text.charCodeAt(n);
+    if (d !== 0x2c && d !== 0x7d && d !== 0x5d && d !== 0x0a && d !== 0x0d) return 0; // , } ] LF CR
+  }
+  return NOT_UNIT.test(text.slice(k, m)) ? 0 : 1;
+}
+
+function isDigitsOnly(text: string, start: number, end: number): boolean {
+  for (let j = start; j < end; j++) if (!isDigitAt(text, j)) return false;
+  return true;
+}
+
 const LITERALS: ReadonlyArray<readonly [string, unknown]> = [
   ['true', true], ['false', false], ['null', null],
   ['True', true], ['False', false], ['None', null],
@@ -65,6 +100,19 @@ export function scanValueWord(s: Scanner): boolean {
   const atEnd = i >= len;
   if (i > start) {
     const form = numberForm(text, start, i);
+    if (form === VALID && !atEnd && text.charCodeAt(i) === 0x3a && s.stack.length > 0) { // :
+      // repair: `"time": 10:30`, `"ratio": 16:9` — digits, a colon and digits are a clock time or a
+      // ratio, kept as text (bareValue), not a number and a stray colon
+      if (i + 1 >= len && !s.final) return false;
+      if (isDigitAt(text, i + 1) && isDigitsOnly(text, start, i)) return bareValue(s, start);
+    }
+    if (form === VALID && !atEnd && s.stack.length > 0 && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) { // space tab
+      const unit = unitAfter(text, i, s.final);
+      if (unit < 0) return false;
+      // repair: `"weight": 5 kg` — a number and its unit are one value, kept as text (bareValue), as
+      // `180cm` is, not a number and a member name missing its colon
+      if (unit > 0) return bareValue(s, start);
+    }
     if (form === VALID) {
       const n = Number(text.slice(start, i));
       if (n === Infinity || n === -Infinity) {
@@ -183,7 +231,13 @@ function bareValue(s: Scanner, start: number): boolean {
   let i = start;
   for (; i < len; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x2c || c === 0x7d || c === 0x5d || c === 0x0a || c === 0x0d) break; // , } ] LF CR
+    if (c === 0x2c) { // ,
+      const group = currencyGroupAt(text, start, i, s.final);
+      if (group < 0) return false;
+      if (group > 0) continue; // `$1,234.56`: a thousands separator inside the amount
+      break;
+    }
+    if (c === 0x7d || c === 0x5d || c === 0x0a || c === 0x0d) break; // } ] LF CR
     if (c === 0x22 && i > start && isJsonWhitespace(text.charCodeAt(i - 1))) break; // ` "`: the next member's name
   }
   if (i >= len && !s.final) return false;
@@ -201,6 +255,22 @@ function bareValue(s: Scanner, start: number): boolean {
   s.i = i;
   s.emit(text.slice(start, end));
   return true;
+}
+
+/**
+ * A bare amount that starts with a currency sign (`$1,234.56`, `€12,500`): the `,` at i between a
+ * digit and exactly three digits (no `:` after them: `$1,234: x` would be a name) separates
+ * thousands, so the amount goes on. 1 yes, 0 no (the value ends at the comma), -1 more input is needed.
+ */
+function currencyGroupAt(text: string, start: number, i: number, final: boolean): number {
+  const sign = text.charCodeAt(start);
+  // $ £ ¥ € ₹
+  if (sign !== 0x24 && sign !== 0xa3 && sign !== 0xa5 && sign !== 0x20ac && sign !== 0x20b9) return 0;
+  if (!isDigitAt(text, i - 1)) return 0;
+  if (i + 4 >= text.length && !final) return -1;
+  if (!isDigitAt(text, i + 1) || !isDigitAt(text, i + 2) || !isDigitAt(text, i + 3)) return 0;
+  const after = text.charCodeAt(i + 4); // NaN at the end of the input
+  return isDigitAt(text, i + 4) || after === 0x3a ? 0 : 1; // :
 }
 
 /**

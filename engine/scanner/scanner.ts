@@ -60,6 +60,11 @@ export class Scanner {
   proseFragments = true;
   /** One was skipped: if no root is found, repair.ts rescans without the rule. */
   skippedFragment = false;
+  /** Input offsets of the last <think> tag and of the text after it. */
+  thinkAt = -1;
+  thinkBodyAt = -1;
+  /** The input ended inside that block: if no root was found, repair.ts reads on from its tag. */
+  thinkUnclosed = false;
   readonly stack: Frame[] = [];
   /** Frames by depth, reused: opening a container allocates no frame once its depth has been seen. */
   private readonly frames: Frame[] = [];

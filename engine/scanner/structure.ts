@@ -1,7 +1,7 @@
 // The grammar between tokens: what each character means given what the scanner expects next.
 // Each handler consumes at least one character or changes the phase toward one that will, and
 // returns false only when the window ends before it can decide.
-import { inlineFragmentEnd } from './scan-prose.js';
+import { inlineFragmentEnd, proseNoteEnd } from './scan-prose.js';
 import { isQuote } from './char-codes.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE, type Scanner } from './scanner.js';
 
@@ -150,6 +150,15 @@ export function expectColon(s: Scanner, c: number): boolean {
       return closeBracket(s, c === 0x5d, i);
     case 0x60: // `
       return fence(s, i);
+    case 0x3d: { // = — `{"a" = 1}`, Ruby's `{"a" => 1}`: the separator of another language
+      if (i + 1 >= s.text.length && !s.final) return false;
+      // repair: the `=` (or `=>`) is dropped and the colon put in its place
+      s.record('removed_invalid_character', i);
+      s.record('inserted_missing_colon', i);
+      s.i = s.text.charCodeAt(i + 1) === 0x3e ? i + 2 : i + 1; // >
+      s.phase = VALUE;
+      return true;
+    }
     default:
       // repair: `{"a" 1}` gets its colon
       s.record('inserted_missing_colon', i);
@@ -226,6 +235,10 @@ export function afterRoot(s: Scanner, c: number): boolean {
         const after = inlineFragmentEnd(s.text, i, s.final);
         if (after < 0) return false;
         if (after > 0) break;
+        // so is a note alone on its line (`[Note: values are estimates]`), where `{"b": 2}` is a value
+        const note = proseNoteEnd(s.text, i, s.final);
+        if (note < 0) return false;
+        if (note > 0) break;
       }
       s.open(c === 0x5b, i);
       return true;

@@ -1,6 +1,6 @@
 // Table-driven: every repair kind, with the value, the reported types and the overall confidence.
 import t from 'tap';
-import { repair } from '../../engine/index.js';
+import { createStream, repair } from '../../engine/index.js';
 
 type Row = [input: string, value: unknown, types: string[], confidence?: 'high' | 'medium' | 'low'];
 
@@ -14,6 +14,9 @@ const rows: Row[] = [
   ['{"a": 1} I hope this helps!', { a: 1 }, ['stripped_trailing_text']],
   ['```{"a":"b"}```', { a: 'b' }, ['removed_markdown_fence']],
   ['<think>The user wants {a}.</think>\n{"a": 2}', { a: 2 }, ['stripped_leading_text']],
+  // A reasoning block never closed: the JSON on its own line in it is the answer.
+  ['<think>I will output {"a": 0} maybe\n\n{"a": 1}', { a: 1 }, ['stripped_leading_text']],
+  ['<think>x</think><think>y\n{"b": 2', { b: 2 }, ['stripped_leading_text', 'closed_object_bracket']],
   // A bracketed word in the prose (a citation, a tag) is prose, not the root; arrays stay arrays.
   ['Note [1]: see below.\n{"a": 1, "b": [2]}', { a: 1, b: [2] }, ['stripped_leading_text']],
   ['I [think] this is right:\n```json\n{"a": 1}\n```', { a: 1 }, ['stripped_leading_text', 'removed_markdown_fence']],
@@ -33,6 +36,15 @@ const rows: Row[] = [
   // A footnote after the JSON is trailing prose, not a second value; values one per line still are.
   ['{"a": 1}\n[1] Source: Wikipedia', { a: 1 }, ['stripped_trailing_text']],
   ['{"a": 1}\n{"b": 2}', [{ a: 1 }, { b: 2 }], ['wrapped_multiple_values'], 'medium'],
+  // So is a note in brackets alone on its line, when it reads as words; values in brackets are values.
+  ['{"a": 1}\n[Note: values are estimates]', { a: 1 }, ['stripped_trailing_text']],
+  ['{"a": 1}\n{Note: values are estimates}', { a: 1 }, ['stripped_trailing_text']],
+  ['[1, 2]\n[End of output]\n', [1, 2], ['stripped_trailing_text']],
+  ['[1][2]', [[1], [2]], ['wrapped_multiple_values'], 'medium'],
+  ['[true]\n[false]', [[true], [false]], ['wrapped_multiple_values'], 'medium'],
+  ['{"a": 1}\n{b: 2}', [{ a: 1 }, { b: 2 }], ['wrapped_multiple_values', 'quoted_unquoted_keys'], 'medium'],
+  ['{"a": 1}\n{name: John Smith}', [{ a: 1 }, { name: 'John Smith' }], ['wrapped_multiple_values', 'quoted_unquoted_keys', 'quoted_bare_string'], 'medium'],
+  ['["x"]\n[apple, pear]', [['x'], ['apple', 'pear']], ['wrapped_multiple_values', 'quoted_bare_string'], 'medium'],
   // truncation, cut anywhere
   ['{"a": 1, "b": [1, 2', { a: 1, b: [1, 2] }, ['closed_array_bracket', 'closed_object_bracket']],
   ['{"a": "hello wor', { a: 'hello wor' }, ['closed_string', 'closed_object_bracket']],
@@ -52,6 +64,7 @@ const rows: Row[] = [
   ["{'name': 'Ada'}", { name: 'Ada' }, ['converted_single_quotes']],
   ["{'text': 'it\\'s here'}", { text: "it's here" }, ['converted_single_quotes']],
   ["{'text': 'it's here'}", { text: "it's here" }, ['converted_single_quotes']],
+  ["{'a': 'James'', 'b': '', 'c': ['the Joneses'']}", { a: "James'", b: '', c: ["the Joneses'"] }, ['converted_single_quotes']],
   ['{“a”: “b”}', { a: 'b' }, ['converted_smart_quotes']],
   ['{"a": "He said "hi" to me"}', { a: 'He said "hi" to me' }, ['escaped_inner_quote']],
   ['{"a": "He said "hi"", "b": 1}', { a: 'He said "hi"', b: 1 }, ['escaped_inner_quote']],
@@ -64,6 +77,7 @@ const rows: Row[] = [
   ['[1 2 3]', [1, 2, 3], ['inserted_missing_comma']],
   ['{"a": 1\n"b": 2}', { a: 1, b: 2 }, ['inserted_missing_comma']],
   ['{"a" 1}', { a: 1 }, ['inserted_missing_colon']],
+  ['{"a" = 1, "b" => "x"}', { a: 1, b: 'x' }, ['removed_invalid_character', 'inserted_missing_colon'], 'medium'],
   // literals and numbers
   ['[NaN, Infinity, -Infinity]', [null, null, null], ['replaced_nan'], 'medium'],
   ['{"a": True, "b": False, "c": None}', { a: true, b: false, c: null }, ['replaced_python_literal']],
@@ -116,6 +130,14 @@ const rows: Row[] = [
   // bare strings
   ['{"status": active}', { status: 'active' }, ['quoted_bare_string'], 'medium'],
   ['{name: John Smith}', { name: 'John Smith' }, ['quoted_unquoted_keys', 'quoted_bare_string'], 'medium'],
+  // clock times, amounts with a currency sign and numbers with their unit are text too
+  ['{"time": 10:30, "tz": "UTC"}', { time: '10:30', tz: 'UTC' }, ['quoted_bare_string'], 'medium'],
+  ['[10:30 PM, 16:9, 1:30:00]', ['10:30 PM', '16:9', '1:30:00'], ['quoted_bare_string'], 'medium'],
+  ['{"total": $1,234.56, "n": 2}', { total: '$1,234.56', n: 2 }, ['quoted_bare_string'], 'medium'],
+  ['{"a": $1, "b": €12,500,000}', { a: '$1', b: '€12,500,000' }, ['quoted_bare_string'], 'medium'],
+  ['{"weight": 5 kg, "speed": 90 km/h, "share": 50 %, "h": 180cm}', { weight: '5 kg', speed: '90 km/h', share: '50 %', h: '180cm' }, ['quoted_bare_string'], 'medium'],
+  ['[1 true, 2 3]', [1, true, 2, 3], ['inserted_missing_comma']],
+  ['{"a": 5 b: 6}', { a: 5, b: 6 }, ['inserted_missing_comma', 'quoted_unquoted_keys']],
   // strings
   ['{"a": "line one\nline two"}', { a: 'line one\nline two' }, ['escaped_control_character']],
   ['{"re": "\\d+\\s"}', { re: '\\d+\\s' }, ['escaped_backslash']],
@@ -157,6 +179,16 @@ t.test('every repair kind: value, reported types, confidence', async (t) => {
   }
 });
 
+t.test('every row streamed in 1-, 2- and 7-character pushes: finalize answers what repair does', async (t) => {
+  for (const [input] of rows) {
+    for (const step of [1, 2, 7]) {
+      const s = createStream({});
+      for (let i = 0; i < input.length; i += step) s.push(input.slice(i, i + step));
+      t.same(s.finalize(), repair(input), `${JSON.stringify(input)} in ${step}-character pushes`);
+    }
+  }
+});
+
 t.test('RepairDetail carries position of the first occurrence and a count', async (t) => {
   const r = repair("{a: 'x', b: 'y'}");
   const keys = r.metadata.syntax_repairs.find((d) => d.type === 'quoted_unquoted_keys')!;
@@ -184,7 +216,9 @@ t.test('valid JSON comes back unchanged, high, with no repairs', async (t) => {
 });
 
 t.test('no JSON at all is UNRECOVERABLE_SYNTAX_ERROR', async (t) => {
-  for (const text of ['', '   ', 'I could not find any data for that request.', 'hello world']) {
+  for (const text of ['', '   ', 'I could not find any data for that request.', 'hello world',
+    'Use the {name} placeholder.', 'Fill in {first_name} and { last.name } here.',
+    '<think>The user wants {"a": 1} here', '<think>Let me see']) {
     const r = repair(text);
     t.equal(r.success, false);
     t.equal(r.repaired, null);
