@@ -100,6 +100,12 @@ export function isQuote(c: number): boolean {
   return c === 0x22 || c === 0x27 || c === 0x201c || c === 0x201d || c === 0x2018 || c === 0x2019;
 }
 
+/** The value of the four hex digits at text[i, i + 4) (a `\u` escape's), negative when they are not four hex digits. */
+export function hex4At(text: string, i: number): number {
+  return (hexValue(text.charCodeAt(i)) << 12) | (hexValue(text.charCodeAt(i + 1)) << 8) |
+    (hexValue(text.charCodeAt(i + 2)) << 4) | hexValue(text.charCodeAt(i + 3));
+}
+
 export function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30; // 0..9
   if (c >= 0x61 && c <= 0x66) return c - 0x57; // a..f

@@ -5,7 +5,7 @@
 // At the first token it is not sure of (anything else to repair, an escape, a token that reaches
 // the end of the window) it stops at that token's start, and the general scanner decides, as it
 // would have from the start. Most of a model's reply, even a broken one, is plain JSON.
-import { hexValue } from './char-codes.js';
+import { hex4At } from './char-codes.js';
 import { KIND } from './repair-log.js';
 import { proseRunsToQuote } from './scan-string.js';
 import { AFTER_VALUE, COLON, type Frame, KEY, type Scanner, VALUE } from './scanner.js';
@@ -210,8 +210,7 @@ function escapeWidth(text: string, j: number): number {
     case 0x62: case 0x66: case 0x6e: case 0x72: case 0x74: // b f n r t
       return 2;
     case 0x75: // u
-      return hexValue(text.charCodeAt(j + 2)) >= 0 && hexValue(text.charCodeAt(j + 3)) >= 0 &&
-        hexValue(text.charCodeAt(j + 4)) >= 0 && hexValue(text.charCodeAt(j + 5)) >= 0 ? 6 : 0;
+      return hex4At(text, j + 2) >= 0 ? 6 : 0;
     default:
       return 0;
   }
@@ -232,8 +231,7 @@ function decodeEscapes(text: string, from: number, end: number): string {
       case 0x72: decoded = '\r'; break; // r
       case 0x74: decoded = '\t'; break; // t
       case 0x75: // u
-        decoded = String.fromCharCode((hexValue(text.charCodeAt(at + 2)) << 12) | (hexValue(text.charCodeAt(at + 3)) << 8) |
-          (hexValue(text.charCodeAt(at + 4)) << 4) | hexValue(text.charCodeAt(at + 5)));
+        decoded = String.fromCharCode(hex4At(text, at + 2));
         break;
       default: decoded = String.fromCharCode(e); // " \ /
     }

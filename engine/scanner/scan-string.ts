@@ -1,7 +1,7 @@
 // Strings: double, single and typographic quotes; escapes; raw control characters; unescaped inner
 // quotes; a missing closing quote. Runs between escapes are copied as one slice, never per character.
 // A string may span many pieces of a stream: its text so far waits in `strParts`.
-import { closingQuote, endsStringBefore, hexValue, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
+import { closingQuote, endsStringBefore, hex4At, hexValue, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, type Scanner } from './scanner.js';
 
 export function startString(s: Scanner, open: number, isKey: boolean, i: number): void {
@@ -129,9 +129,7 @@ export function scanString(s: Scanner): boolean {
             width = 0;
             break;
           }
-          const code = i + 6 > len ? -1 :
-            (hexValue(text.charCodeAt(i + 2)) << 12) | (hexValue(text.charCodeAt(i + 3)) << 8) |
-            (hexValue(text.charCodeAt(i + 4)) << 4) | hexValue(text.charCodeAt(i + 5));
+          const code = i + 6 > len ? -1 : hex4At(text, i + 2);
           if (code >= 0) {
             decoded = String.fromCharCode(code);
             width = 6;
