@@ -10,7 +10,7 @@ import { MAX_DEPTH, Scanner } from './scanner/scanner.js';
 import { repairDetail } from './scanner/repair-log.js';
 import { applySchema } from './schema/index.js';
 import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './types.js';
-import { fencedAnswerStart, scalarAnswer } from './reply-shape.js';
+import { fencedAnswerStart, rereadWithoutRoot } from './reply-shape.js';
 
 export function repair(text: string, options?: RepairOptions): RepairResponse {
   if (typeof text !== 'string') {
@@ -40,29 +40,9 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
   const fenceStart = fencedAnswerStart(input);
   scanner.proseUntil = fenceStart;
   scanner.feed(input, true);
-  if (scanner.roots.length === 0 && scanner.thinkUnclosed) {
-    // The reasoning block never closed (`<think>… {"a": 0} maybe\n\n{"a": 1}`): the answer was
-    // written inside it, so its text is read as prose around the JSON. Fragments in that prose stay
-    // prose: reasoning cut before any answer is no JSON.
-    const again = new Scanner();
-    again.base = scanner.thinkBodyAt;
-    again.proseUntil = fenceStart;
-    // repair: the opening tag and the reasoning before the JSON are dropped
-    again.log.record('stripped_leading_text', scanner.thinkAt);
-    again.feed(input.slice(scanner.thinkBodyAt), true);
-    if (again.roots.length > 0) return conclude(again, options, escaped);
-  }
-  if (scanner.roots.length === 0 && scanner.skippedFragment) {
-    // The only JSON was a fragment read as prose (`Here: {"a": 1} hope this helps`): read it as JSON.
-    const again = new Scanner();
-    again.proseUntil = fenceStart;
-    again.proseFragments = false;
-    again.feed(input, true);
-    return conclude(again, options, escaped);
-  }
-  if (scanner.roots.length === 0 && !scanner.tooDeep) {
-    const answer = scalarAnswer(input);
-    if (answer !== null) return conclude(answer, options, escaped);
+  if (scanner.roots.length === 0) {
+    const reread = rereadWithoutRoot(scanner, input, fenceStart);
+    if (reread !== null) return conclude(reread, options, escaped);
   }
   return conclude(scanner, options, escaped);
 }

@@ -1,7 +1,8 @@
 // The shape of a model's reply around its JSON, judged once over the whole text before or after
 // the scanner's single pass (batch only: a stream's finalize is repair() of its whole buffer, so both
-// answer alike): a fenced answer after prose that holds brackets of its own, and a scalar answer
-// after prose when the reply holds no object or array.
+// answer alike): a fenced answer after prose that holds brackets of its own, and — when the scan
+// found no root — the reply read again: an unclosed <think> block, a fragment read as prose, a
+// scalar answer after prose.
 import { Scanner } from './scanner/scanner.js';
 
 const FENCE_TAG = /^(json[c5]?|javascript|js)?$/i;
@@ -41,11 +42,40 @@ export function fencedAnswerStart(text: string): number {
 }
 
 /**
+ * A scan of the whole reply found no root: the reply read again the one way its scan says may hold
+ * the answer, or null (the first scan's failure stands).
+ * - The reasoning block never closed (`<think>… {"a": 0} maybe\n\n{"a": 1}`): the answer was
+ *   written inside it, so its text is read as prose around the JSON. Fragments in that prose stay
+ *   prose: reasoning cut before any answer is no JSON.
+ * - The only JSON was a fragment read as prose (`Here: {"a": 1} hope this helps`): it is read as JSON.
+ * - Otherwise a scalar after prose may end the reply (scalarAnswer).
+ */
+export function rereadWithoutRoot(first: Scanner, input: string, fenceStart: number): Scanner | null {
+  if (first.thinkUnclosed) {
+    const again = new Scanner();
+    again.base = first.thinkBodyAt;
+    again.proseUntil = fenceStart;
+    // repair: the opening tag and the reasoning before the JSON are dropped
+    again.log.record('stripped_leading_text', first.thinkAt);
+    again.feed(input.slice(first.thinkBodyAt), true);
+    if (again.roots.length > 0) return again;
+  }
+  if (first.skippedFragment) {
+    const again = new Scanner();
+    again.proseUntil = fenceStart;
+    again.proseFragments = false;
+    again.feed(input, true);
+    return again;
+  }
+  return first.tooDeep ? null : scalarAnswer(input);
+}
+
+/**
  * A scanner that has read the scalar answer ending the reply (see FINAL_SCALAR), or null when there
  * is none: prose must come before it (`1\n2` is a list, not an answer), and YAML
  * (`name: Alice\nage: 30`) is not prose.
  */
-export function scalarAnswer(input: string): Scanner | null {
+function scalarAnswer(input: string): Scanner | null {
   const tail = input.length > 256 ? input.slice(-256) : input;
   const scalar = FINAL_SCALAR.exec(tail);
   if (scalar === null || !/[A-Za-z]/.test(tail.slice(0, scalar.index + 1)) || (tail.match(YAML_LINE)?.length ?? 0) >= 2) return null;

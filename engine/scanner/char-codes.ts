@@ -37,6 +37,11 @@ export function isWordChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || isAsciiLetter(c) || c === 0x5f;
 }
 
+/** `,` `}` `]` or a line end: what may follow an unquoted value, or a quoted one that prose ran into. */
+export function endsBareValue(c: number): boolean {
+  return c === 0x2c || c === 0x7d || c === 0x5d || c === 0x0a || c === 0x0d; // , } ] LF CR
+}
+
 export function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39; // 0..9
 }

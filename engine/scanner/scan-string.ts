@@ -1,7 +1,7 @@
 // Strings: double, single and typographic quotes; escapes; raw control characters; unescaped inner
 // quotes; a missing closing quote. Runs between escapes are copied as one slice, never per character.
 // A string may span many pieces of a stream: its text so far waits in `strParts`.
-import { closingQuote, endsStringBefore, hex4At, hexValue, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
+import { closingQuote, endsBareValue, endsStringBefore, hex4At, hexValue, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, type Scanner } from './scanner.js';
 
 export function startString(s: Scanner, open: number, isKey: boolean, i: number): void {
@@ -277,8 +277,7 @@ export function proseRunsToQuote(text: string, k: number, quote: number, final: 
     if (c === quote) { // does it end the value?
       const m = skipBlanks(text, k + 1);
       if (m >= len) return final ? 1 : -1;
-      const d = text.charCodeAt(m);
-      return d === 0x2c || d === 0x7d || d === 0x5d || d === 0x0a || d === 0x0d ? 1 : 0; // , } ] LF CR
+      return endsBareValue(text.charCodeAt(m)) ? 1 : 0;
     }
     // : { } [ ] LF CR \ — structure, a member name or an escape: not a run of prose
     if (c === 0x3a || c === 0x7b || c === 0x7d || c === 0x5b || c === 0x5d || c === 0x0a || c === 0x0d || c === 0x5c) return 0;

@@ -1,6 +1,6 @@
 // Unquoted tokens: numbers (with their malformed and truncated forms), literals (JSON, Python,
 // NaN/Infinity, undefined), and bare words taken as strings — keys or values.
-import { endsWord, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
+import { endsBareValue, endsWord, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
 import { AFTER_VALUE, COLON, ROOT_START, type Scanner } from './scanner.js';
 
 const NOT_NUMBER = 0;
@@ -66,10 +66,7 @@ function unitAfter(text: string, i: number, final: boolean): number {
   const n = skipBlanks(text, m);
   if (n >= len) {
     if (!final) return -1;
-  } else {
-    const d = text.charCodeAt(n);
-    if (d !== 0x2c && d !== 0x7d && d !== 0x5d && d !== 0x0a && d !== 0x0d) return 0; // , } ] LF CR
-  }
+  } else if (!endsBareValue(text.charCodeAt(n))) return 0;
   return NOT_UNIT.test(text.slice(k, m)) ? 0 : 1;
 }
 
@@ -237,7 +234,7 @@ function bareValue(s: Scanner, start: number): boolean {
       if (group > 0) continue; // `$1,234.56`: a thousands separator inside the amount
       break;
     }
-    if (c === 0x7d || c === 0x5d || c === 0x0a || c === 0x0d) break; // } ] LF CR
+    if (endsBareValue(c)) break;
     if (c === 0x22 && i > start && isJsonWhitespace(text.charCodeAt(i - 1))) break; // ` "`: the next member's name
   }
   if (i >= len && !s.final) return false;
