@@ -33,7 +33,7 @@ export function fastLane(s: Scanner): void {
         const end = plainSingleQuotedEnd(text, i + 1);
         if (end < 0 || !stringEndsAt(s, top, text, end + 1, 0x27)) break;
         // repair: single-quoted strings become double-quoted
-        s.log.recordKind(KIND.converted_single_quotes, s.base + i);
+        s.recordKind(KIND.converted_single_quotes, i);
         s.emit(text.slice(i + 1, end));
         s.lastWasString = true;
         i = end + 1;
@@ -61,7 +61,7 @@ export function fastLane(s: Scanner): void {
         const word = c === 0x54 ? 'True' : c === 0x46 ? 'False' : 'None';
         if (!text.startsWith(word, i) || !valueEndsAt(text, i + word.length)) break;
         // repair: Python literals become JSON literals
-        s.log.recordKind(KIND.replaced_python_literal, s.base + i);
+        s.recordKind(KIND.replaced_python_literal, i);
         s.emit(c === 0x54 ? true : c === 0x46 ? false : null);
         i += word.length;
       } else if (c === 0x5d && top.isArray) { // ] of an empty array, or after a trailing comma (close() reports it)
@@ -98,7 +98,7 @@ export function fastLane(s: Scanner): void {
         const j = colonAt(text, end);
         if (j < 0) break;
         // repair: an unquoted member name is quoted
-        s.log.recordKind(KIND.quoted_unquoted_keys, s.base + i);
+        s.recordKind(KIND.quoted_unquoted_keys, i);
         top.key = memoName(s, top, text, i, end);
         top.keyPos = s.base + i;
         s.afterComma = false;
@@ -110,7 +110,7 @@ export function fastLane(s: Scanner): void {
         const j = colonAt(text, end + 1);
         if (j < 0) break;
         // repair: single-quoted strings become double-quoted
-        s.log.recordKind(KIND.converted_single_quotes, s.base + i);
+        s.recordKind(KIND.converted_single_quotes, i);
         top.key = memoName(s, top, text, i + 1, end);
         top.keyPos = s.base + i;
         s.afterComma = false;

@@ -122,6 +122,11 @@ export class Scanner {
     this.log.record(type, this.base + windowIndex);
   }
 
+  /** record() by the type's index in KIND (the fast lane's repair sites). */
+  recordKind(kind: number, windowIndex: number): void {
+    this.log.recordKind(kind, this.base + windowIndex);
+  }
+
   warnNan(windowIndex: number): void {
     if (this.nanWarned) return;
     this.nanWarned = true;
