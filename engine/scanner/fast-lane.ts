@@ -6,6 +6,7 @@
 // the end of the window) it stops at that token's start, and the general scanner decides, as it
 // would have from the start. Most of a model's reply, even a broken one, is plain JSON.
 import { hex4At } from './char-codes.js';
+import { codeUnitsOf } from './code-units.js';
 import { KIND } from './repair-log.js';
 import { proseRunsToQuote } from './scan-string.js';
 import { AFTER_VALUE, COLON, type Frame, KEY, type Scanner, VALUE } from './scanner.js';
@@ -14,24 +15,26 @@ export function fastLane(s: Scanner): void {
   const text = s.text;
   const len = text.length;
   const stack = s.stack;
+  let codes = s.codes;
+  if (codes === null) codes = s.codes = codeUnitsOf(text);
   let i = s.i;
   for (;;) {
-    let c = text.charCodeAt(i); // NaN past the end: every comparison below fails
-    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++i); // whitespace
+    let c = codes[i]!; // 0 past the end (code-units.ts): every comparison below fails
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = codes[++i]!; // whitespace
     if (i >= len) break;
     const top = stack[stack.length - 1];
     if (top === undefined) break;
     const phase = s.phase;
     if (phase === VALUE) {
       if (c === 0x22) { // "
-        const end = escapedStringEnd(text, i + 1);
-        if (end < 0 || !stringEndsAt(s, top, text, end + 1, 0x22)) break;
+        const end = escapedStringEnd(codes, text, i + 1);
+        if (end < 0 || !stringEndsAt(s, top, codes, end + 1, 0x22)) break;
         s.emit(escapeCount === 0 ? text.slice(i + 1, end) : decodeEscapes(text, i + 1, end));
         s.lastWasString = true;
         i = end + 1;
       } else if (c === 0x27) { // '
-        const end = plainSingleQuotedEnd(text, i + 1);
-        if (end < 0 || !stringEndsAt(s, top, text, end + 1, 0x27)) break;
+        const end = plainSingleQuotedEnd(codes, i + 1);
+        if (end < 0 || !stringEndsAt(s, top, codes, end + 1, 0x27)) break;
         // repair: single-quoted strings become double-quoted
         s.recordKind(KIND.converted_single_quotes, i);
         s.emit(text.slice(i + 1, end));
@@ -42,24 +45,24 @@ export function fastLane(s: Scanner): void {
         if (s.tooDeep) return;
         i = s.i;
       } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) { // digit -
-        const n = readNumber(text, i);
+        const n = readNumber(codes, text, i);
         const end = numberEnd;
-        if (end < 0 || !valueEndsAt(text, end)) break;
+        if (end < 0 || !valueEndsAt(codes, end)) break;
         if (n === Infinity || n === -Infinity) break;
         s.emit(n);
         i = end;
-      } else if (c === 0x74 && text.startsWith('true', i) && valueEndsAt(text, i + 4)) { // t
+      } else if (c === 0x74 && text.startsWith('true', i) && valueEndsAt(codes, i + 4)) { // t
         s.emit(true);
         i += 4;
-      } else if (c === 0x66 && text.startsWith('false', i) && valueEndsAt(text, i + 5)) { // f
+      } else if (c === 0x66 && text.startsWith('false', i) && valueEndsAt(codes, i + 5)) { // f
         s.emit(false);
         i += 5;
-      } else if (c === 0x6e && text.startsWith('null', i) && valueEndsAt(text, i + 4)) { // n
+      } else if (c === 0x6e && text.startsWith('null', i) && valueEndsAt(codes, i + 4)) { // n
         s.emit(null);
         i += 4;
       } else if (c === 0x54 || c === 0x46 || c === 0x4e) { // T F N
         const word = c === 0x54 ? 'True' : c === 0x46 ? 'False' : 'None';
-        if (!text.startsWith(word, i) || !valueEndsAt(text, i + word.length)) break;
+        if (!text.startsWith(word, i) || !valueEndsAt(codes, i + word.length)) break;
         // repair: Python literals become JSON literals
         s.recordKind(KIND.replaced_python_literal, i);
         s.emit(c === 0x54 ? true : c === 0x46 ? false : null);
@@ -81,12 +84,10 @@ export function fastLane(s: Scanner): void {
       } else break;
     } else if (phase === KEY) {
       if (c === 0x22) { // "
-        const end = plainStringEnd(text, i + 1);
+        const end = plainStringEnd(codes, i + 1);
         if (end < 0) break;
-        let j = end + 1;
-        let d = text.charCodeAt(j);
-        while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = text.charCodeAt(++j);
-        if (d !== 0x3a) break; // : must follow the name
+        const j = colonAt(codes, end + 1);
+        if (j < 0) break; // : must follow the name
         top.key = memoName(s, top, text, i + 1, end);
         top.keyPos = s.base + i;
         s.afterComma = false;
@@ -94,8 +95,8 @@ export function fastLane(s: Scanner): void {
         i = j + 1;
       } else if (isIdentifierStart(c)) { // a bare name: `{name: 1}`
         let end = i + 1;
-        while (isIdentifierPart(text.charCodeAt(end))) end++;
-        const j = colonAt(text, end);
+        while (isIdentifierPart(codes[end]!)) end++;
+        const j = colonAt(codes, end);
         if (j < 0) break;
         // repair: an unquoted member name is quoted
         s.recordKind(KIND.quoted_unquoted_keys, i);
@@ -105,9 +106,9 @@ export function fastLane(s: Scanner): void {
         s.phase = VALUE;
         i = j + 1;
       } else if (c === 0x27) { // '
-        const end = plainSingleQuotedEnd(text, i + 1);
+        const end = plainSingleQuotedEnd(codes, i + 1);
         if (end < 0) break;
-        const j = colonAt(text, end + 1);
+        const j = colonAt(codes, end + 1);
         if (j < 0) break;
         // repair: single-quoted strings become double-quoted
         s.recordKind(KIND.converted_single_quotes, i);
@@ -143,9 +144,9 @@ function memoName(s: Scanner, top: Frame, text: string, from: number, end: numbe
 }
 
 /** Index of the `:` after a name ending at j (after whitespace), else -1. */
-function colonAt(text: string, j: number): number {
-  let d = text.charCodeAt(j);
-  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = text.charCodeAt(++j);
+function colonAt(codes: Uint16Array, j: number): number {
+  let d = codes[j]!;
+  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = codes[++j]!;
   return d === 0x3a ? j : -1; // :
 }
 
@@ -158,18 +159,18 @@ function isIdentifierPart(c: number): boolean {
 }
 
 /** Index of the closing `'` of a single-quoted string with no escape or control character from `from`, else -1. */
-function plainSingleQuotedEnd(text: string, from: number): number {
+function plainSingleQuotedEnd(codes: Uint16Array, from: number): number {
   let j = from;
-  let d = text.charCodeAt(j);
-  while (d !== 0x27 && d !== 0x5c && d >= 0x20) d = text.charCodeAt(++j); // ' \ control (NaN at the end)
+  let d = codes[j]!;
+  while (d !== 0x27 && d !== 0x5c && d >= 0x20) d = codes[++j]!; // ' \ control (a sentinel at the end)
   return d === 0x27 ? j : -1;
 }
 
 /** Index of the closing quote of a string with no escape or control character from `from`, else -1. */
-function plainStringEnd(text: string, from: number): number {
+function plainStringEnd(codes: Uint16Array, from: number): number {
   let j = from;
-  let d = text.charCodeAt(j);
-  while (d !== 0x22 && d !== 0x5c && d >= 0x20) d = text.charCodeAt(++j); // " \ control (NaN at the end)
+  let d = codes[j]!;
+  while (d !== 0x22 && d !== 0x5c && d >= 0x20) d = codes[++j]!; // " \ control (a sentinel at the end)
   return d === 0x22 ? j : -1;
 }
 
@@ -188,18 +189,18 @@ const ESCAPES_KEPT = 1024;
  * else -1. Such a string reads exactly as JSON.parse reads it; one with another backslash (`\d`,
  * `C:\Users`, where its `\n`s may be raw too) or a raw newline is left to scan-string.ts.
  */
-function escapedStringEnd(text: string, from: number): number {
+function escapedStringEnd(codes: Uint16Array, text: string, from: number): number {
   escapeCount = 0;
   let j = from;
-  let d = text.charCodeAt(j);
+  let d = codes[j]!;
   for (;;) {
-    while (d !== 0x22 && d !== 0x5c && d >= 0x20) d = text.charCodeAt(++j); // " \ control (NaN at the end)
+    while (d !== 0x22 && d !== 0x5c && d >= 0x20) d = codes[++j]!; // " \ control (a sentinel at the end)
     if (d !== 0x5c) return d === 0x22 ? j : -1;
     const width = escapeWidth(text, j);
     if (width === 0) return -1;
     escapes[escapeCount++] = j;
     j += width;
-    d = text.charCodeAt(j);
+    d = codes[j]!;
   }
 }
 
@@ -255,27 +256,27 @@ let numberEnd = -1;
  * are exact doubles and the one division rounds once: Clinger's fast path), so the number is
  * built as it is read; anything longer is sliced and converted.
  */
-function readNumber(text: string, i: number): number {
+function readNumber(codes: Uint16Array, text: string, i: number): number {
   let j = i;
-  let d = text.charCodeAt(j);
+  let d = codes[j]!;
   const negative = d === 0x2d; // -
-  if (negative) d = text.charCodeAt(++j);
+  if (negative) d = codes[++j]!;
   let digits = 0;
   let decimals = 0;
   let mantissa = 0;
-  if (d === 0x30) d = text.charCodeAt(++j); // 0
+  if (d === 0x30) d = codes[++j]!; // 0
   else if (d >= 0x31 && d <= 0x39) {
     do {
       mantissa = mantissa * 10 + (d - 0x30);
       digits++;
-      d = text.charCodeAt(++j);
+      d = codes[++j]!;
     } while (d >= 0x30 && d <= 0x39);
   } else {
     numberEnd = -1;
     return 0;
   }
   if (d === 0x2e) { // .
-    d = text.charCodeAt(++j);
+    d = codes[++j]!;
     if (!(d >= 0x30 && d <= 0x39)) {
       numberEnd = -1;
       return 0;
@@ -284,19 +285,19 @@ function readNumber(text: string, i: number): number {
       mantissa = mantissa * 10 + (d - 0x30);
       digits++;
       decimals++;
-      d = text.charCodeAt(++j);
+      d = codes[++j]!;
     } while (d >= 0x30 && d <= 0x39);
   }
   let exact = digits <= 15 && decimals <= 22;
   if (d === 0x65 || d === 0x45) { // e E
     exact = false;
-    d = text.charCodeAt(++j);
-    if (d === 0x2b || d === 0x2d) d = text.charCodeAt(++j); // + -
+    d = codes[++j]!;
+    if (d === 0x2b || d === 0x2d) d = codes[++j]!; // + -
     if (!(d >= 0x30 && d <= 0x39)) {
       numberEnd = -1;
       return 0;
     }
-    do d = text.charCodeAt(++j); while (d >= 0x30 && d <= 0x39);
+    do d = codes[++j]!; while (d >= 0x30 && d <= 0x39);
   }
   numberEnd = j;
   if (!exact) return +text.slice(i, j);
@@ -310,16 +311,16 @@ function readNumber(text: string, i: number): number {
  * meaning to the slow path (scan-string.ts quoteInsideValue). A `,` followed by a quote or a name
  * and `:` does not: the fast lane goes on.
  */
-function stringEndsAt(s: Scanner, top: Frame, text: string, j: number, quote: number): boolean {
-  let d = text.charCodeAt(j);
-  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = text.charCodeAt(++j);
+function stringEndsAt(s: Scanner, top: Frame, codes: Uint16Array, j: number, quote: number): boolean {
+  let d = codes[j]!;
+  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = codes[++j]!;
   if (d === 0x7d || d === 0x5d) return true; // } ]
-  return d === 0x2c && (top.isArray || proseRunsToQuote(text, j + 1, quote, s.final) === 0); // ,
+  return d === 0x2c && (top.isArray || proseRunsToQuote(s.text, j + 1, quote, s.final) === 0); // ,
 }
 
 /** A value ending at j is certainly complete: a comma or closer follows, possibly after whitespace. */
-function valueEndsAt(text: string, j: number): boolean {
-  let d = text.charCodeAt(j);
-  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = text.charCodeAt(++j);
+function valueEndsAt(codes: Uint16Array, j: number): boolean {
+  let d = codes[j]!;
+  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = codes[++j]!;
   return d === 0x2c || d === 0x7d || d === 0x5d; // , } ]
 }

@@ -48,6 +48,8 @@ export interface Frame {
 export class Scanner {
   /** The unconsumed window of input; `base` is the input offset of text[0]. */
   text = '';
+  /** The window's code units for the fast lane (code-units.ts): loaded on its first entry in a feed, dropped when the feed ends. */
+  codes: Uint16Array | null = null;
   i = 0;
   base = 0;
   final = false;
@@ -145,7 +147,9 @@ export class Scanner {
     }
     this.i = 0;
     this.final = final;
+    this.codes = null;
     this.run();
+    this.codes = null;
   }
 
   private run(): void {
