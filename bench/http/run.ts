@@ -7,21 +7,23 @@ import { printTable } from '../lib/table.js';
 import { ECHO_MAIN, load, SERVER_MAIN, startProcess, type LoadResult } from './harness.js';
 import { REPAIR_BODY } from './payload.js';
 
+const TINY_BODY = JSON.stringify({ raw_output: '[1]' });
+
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' } } });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const KEY = 'bench-http-key-unlimited';
 
-async function measure(main: string, env: Record<string, string>, path: string, headers: Record<string, string>): Promise<LoadResult> {
+async function measure(main: string, env: Record<string, string>, path: string, headers: Record<string, string>, body = REPAIR_BODY): Promise<LoadResult> {
   const target = await startProcess(main, env);
   try {
     if (main === SERVER_MAIN) {
-      const check = await fetch(target.url + path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: REPAIR_BODY });
+      const check = await fetch(target.url + path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
       const answer = (await check.json()) as { success: boolean; metadata: { repairs_applied: { type: string }[]; errors: { code: string }[] } };
       const what = answer.success ? answer.metadata.repairs_applied.map((r) => r.type).join(', ') : answer.metadata.errors.map((e) => e.code).join(', ');
       process.stdout.write(`sanity: success=${answer.success} (${what})\n`);
     }
-    return await load(target, path, REPAIR_BODY, headers, connections, seconds);
+    return await load(target, path, body, headers, connections, seconds);
   } finally {
     await target.stop();
   }
@@ -31,11 +33,21 @@ process.stdout.write(`body ${Buffer.byteLength(REPAIR_BODY)} bytes, ${connection
 const echo = await measure(ECHO_MAIN, {}, '/echo', {});
 const rows: (string | number)[][] = [];
 const row = (name: string, r: LoadResult): void => {
-  rows.push([name, Math.round(r.requestsPerSecond), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2), `${Math.round((r.requestsPerSecond / echo.requestsPerSecond) * 100)}%`, r.serverCores.toFixed(2), r.errors]);
+  rows.push([
+    name, Math.round(r.requestsPerSecond), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2),
+    `${Math.round((r.requestsPerSecond / echo.requestsPerSecond) * 100)}%`, r.serverCores.toFixed(2),
+    ((r.serverCores / r.requestsPerSecond) * 1e6).toFixed(1), r.errors,
+  ]);
 };
 row('uWS echo', echo);
+const auth = { authorization: `Bearer ${KEY}` };
 for (const workers of ['1', '2']) {
-  const ours = await measure(SERVER_MAIN, { WORKERS: workers, API_KEYS: `${KEY}:unlimited` }, '/v1/repair', { authorization: `Bearer ${KEY}` });
+  const ours = await measure(SERVER_MAIN, { WORKERS: workers, API_KEYS: `${KEY}:unlimited` }, '/v1/repair', auth);
   row(`jsonmend WORKERS=${workers}`, ours);
 }
-printTable(['server', 'req/s', 'p50 ms', 'p99 ms', 'vs echo', 'server cores', 'errors'], rows);
+// A reference, not a target: the same service with a 20-byte body (`[1]` to repair), i.e. every
+// per-request cost (uWS, auth, routing, validation, logs, metrics, usage records) but almost no
+// repair, parse or serialization work. It shows what the 1 KB repair itself adds.
+const tiny = await measure(SERVER_MAIN, { WORKERS: '1', API_KEYS: `${KEY}:unlimited` }, '/v1/repair', auth, TINY_BODY);
+row('jsonmend WORKERS=1, 20-byte body', tiny);
+printTable(['server', 'req/s', 'p50 ms', 'p99 ms', 'vs echo', 'server cores', 'server CPU µs/req', 'errors'], rows);
