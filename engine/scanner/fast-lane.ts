@@ -6,7 +6,6 @@
 // the end of the window) it stops at that token's start, and the general scanner decides, as it
 // would have from the start. Most of a model's reply, even a broken one, is plain JSON.
 import { hex4At } from './char-codes.js';
-import { codeUnitsOf } from './code-units.js';
 import { KIND } from './repair-log.js';
 import { proseRunsToQuote } from './scan-string.js';
 import { AFTER_VALUE, COLON, type Frame, KEY, type Scanner, VALUE } from './scanner.js';
@@ -15,21 +14,20 @@ export function fastLane(s: Scanner): void {
   const text = s.text;
   const len = text.length;
   const stack = s.stack;
-  let codes = s.codes;
-  if (codes === null) codes = s.codes = codeUnitsOf(text);
+  const codes = s.codeUnits();
   let i = s.i;
-  for (;;) {
+  // The innermost container, read again only where open() or close() changes it.
+  let top = stack[stack.length - 1];
+  while (top !== undefined) {
     let c = codes[i]!; // 0 past the end (code-units.ts): every comparison below fails
     while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = codes[++i]!; // whitespace
     if (i >= len) break;
-    const top = stack[stack.length - 1];
-    if (top === undefined) break;
     const phase = s.phase;
     if (phase === VALUE) {
       if (c === 0x22) { // "
         const end = escapedStringEnd(codes, text, i + 1);
         if (end < 0 || !stringEndsAt(s, top, codes, end + 1, 0x22)) break;
-        s.emit(escapeCount === 0 ? text.slice(i + 1, end) : decodeEscapes(text, i + 1, end));
+        s.emitInto(top, escapeCount === 0 ? text.slice(i + 1, end) : decodeEscapes(text, i + 1, end));
         s.lastWasString = true;
         i = end + 1;
       } else if (c === 0x27) { // '
@@ -37,39 +35,41 @@ export function fastLane(s: Scanner): void {
         if (end < 0 || !stringEndsAt(s, top, codes, end + 1, 0x27)) break;
         // repair: single-quoted strings become double-quoted
         s.recordKind(KIND.converted_single_quotes, i);
-        s.emit(text.slice(i + 1, end));
+        s.emitInto(top, text.slice(i + 1, end));
         s.lastWasString = true;
         i = end + 1;
       } else if (c === 0x7b || c === 0x5b) { // { [
         s.open(c === 0x5b, i);
         if (s.tooDeep) return;
         i = s.i;
+        top = stack[stack.length - 1]!;
       } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) { // digit -
         const n = readNumber(codes, text, i);
         const end = numberEnd;
         if (end < 0 || !valueEndsAt(codes, end)) break;
         if (n === Infinity || n === -Infinity) break;
-        s.emit(n);
+        s.emitInto(top, n);
         i = end;
-      } else if (c === 0x74 && text.startsWith('true', i) && valueEndsAt(codes, i + 4)) { // t
-        s.emit(true);
+      } else if (c === 0x74 && codes[i + 1] === 0x72 && codes[i + 2] === 0x75 && codes[i + 3] === 0x65 && valueEndsAt(codes, i + 4)) { // true
+        s.emitInto(top, true);
         i += 4;
-      } else if (c === 0x66 && text.startsWith('false', i) && valueEndsAt(codes, i + 5)) { // f
-        s.emit(false);
+      } else if (c === 0x66 && codes[i + 1] === 0x61 && codes[i + 2] === 0x6c && codes[i + 3] === 0x73 && codes[i + 4] === 0x65 && valueEndsAt(codes, i + 5)) { // false
+        s.emitInto(top, false);
         i += 5;
-      } else if (c === 0x6e && text.startsWith('null', i) && valueEndsAt(codes, i + 4)) { // n
-        s.emit(null);
+      } else if (c === 0x6e && codes[i + 1] === 0x75 && codes[i + 2] === 0x6c && codes[i + 3] === 0x6c && valueEndsAt(codes, i + 4)) { // null
+        s.emitInto(top, null);
         i += 4;
       } else if (c === 0x54 || c === 0x46 || c === 0x4e) { // T F N
         const word = c === 0x54 ? 'True' : c === 0x46 ? 'False' : 'None';
         if (!text.startsWith(word, i) || !valueEndsAt(codes, i + word.length)) break;
         // repair: Python literals become JSON literals
         s.recordKind(KIND.replaced_python_literal, i);
-        s.emit(c === 0x54 ? true : c === 0x46 ? false : null);
+        s.emitInto(top, c === 0x54 ? true : c === 0x46 ? false : null);
         i += word.length;
       } else if (c === 0x5d && top.isArray) { // ] of an empty array, or after a trailing comma (close() reports it)
         s.close(undefined, i);
         i++;
+        top = stack[stack.length - 1];
       } else break;
     } else if (phase === AFTER_VALUE) {
       if (c === 0x2c) { // ,
@@ -81,6 +81,7 @@ export function fastLane(s: Scanner): void {
       } else if ((c === 0x7d && !top.isArray) || (c === 0x5d && top.isArray)) { // } ]
         s.close(undefined, i);
         i++;
+        top = stack[stack.length - 1];
       } else break;
     } else if (phase === KEY) {
       if (c === 0x22) { // "
@@ -120,6 +121,7 @@ export function fastLane(s: Scanner): void {
       } else if (c === 0x7d) { // } of an empty object, or after a trailing comma (close() reports it)
         s.close(undefined, i);
         i++;
+        top = stack[stack.length - 1];
       } else break;
     } else if (phase === COLON && c === 0x3a) { // :
       s.phase = VALUE;

@@ -55,8 +55,9 @@ function skipProse(s: Scanner): boolean {
   let i = s.i;
   const start = i;
   let undecided = false; // a fragment whose line has not arrived yet
+  const codes = s.codeUnits();
   for (; i < len; i++) {
-    const c = text.charCodeAt(i);
+    const c = codes[i]!;
     if (c === 0x5b || c === 0x7b) { // [ {
       if (s.at(i) < s.proseUntil) continue; // before the fenced answer
       if (!s.proseFragments) break;

@@ -43,12 +43,13 @@ function sawRawBackslash(s: Scanner): void {
 export function scanString(s: Scanner): boolean {
   const text = s.text;
   const len = text.length;
+  const codes = s.codeUnits();
   const close = s.strClose;
   const open = s.strOpen;
   let i = s.i;
   let run = i;
   while (i < len) {
-    const c = text.charCodeAt(i);
+    const c = codes[i]!;
     if (c === close || (c === open && open !== close)) {
       // A candidate closing quote: the next significant character decides whether it is one.
       let j = i + 1;

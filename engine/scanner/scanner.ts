@@ -8,6 +8,7 @@ import type { RepairType } from '../repair-kinds.js';
 import type { Warning } from '../types.js';
 import { isJsonWhitespace, isOtherWhitespace, isWordChar } from './char-codes.js';
 import { KIND, RepairLog } from './repair-log.js';
+import { codeUnitsOf } from './code-units.js';
 import { fastLane } from './fast-lane.js';
 import { scanProse, scanThink } from './scan-prose.js';
 import { scanString, startString } from './scan-string.js';
@@ -115,6 +116,11 @@ export class Scanner {
   /** Input offset of the last control character reported inside a string. */
   controlSeen = -1;
 
+  /** The window's code units (code-units.ts), copied on the first call in a feed. */
+  codeUnits(): Uint16Array {
+    return this.codes ?? (this.codes = codeUnitsOf(this.text));
+  }
+
   /** Absolute input offset of window index `i`. */
   at(i: number): number {
     return this.base + i;
@@ -199,10 +205,11 @@ export class Scanner {
   /** Skips whitespace and comments. False when the window ends inside an undecided comment start. */
   skipTrivia(): boolean {
     const text = this.text;
+    const codes = this.codeUnits();
     const len = text.length;
     let i = this.i;
     while (i < len) {
-      const c = text.charCodeAt(i);
+      const c = codes[i]!;
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) { // space, LF, CR, tab
         i++;
         continue;
@@ -261,12 +268,18 @@ export class Scanner {
   /** Places a finished value into the current container (or as a root). */
   emit(value: unknown): void {
     const top = this.stack[this.stack.length - 1];
-    this.afterComma = false;
-    if (top === undefined) {
-      this.addRoot(value);
-      this.phase = AFTER_ROOT;
+    if (top !== undefined) {
+      this.emitInto(top, value);
       return;
     }
+    this.afterComma = false;
+    this.addRoot(value);
+    this.phase = AFTER_ROOT;
+  }
+
+  /** emit() when the innermost container `top` is known (the fast lane keeps it). */
+  emitInto(top: Frame, value: unknown): void {
+    this.afterComma = false;
     if (top.isArray) (top.container as unknown[]).push(value);
     else {
       setMember(top.container as Record<string, unknown>, top.key!, value);
