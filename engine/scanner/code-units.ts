@@ -1,14 +1,15 @@
-// The fast lane reads the window's UTF-16 code units from a Uint16Array instead of calling
-// charCodeAt per character. In a loop V8 compiles charCodeAt to a check of the string's
-// representation (one-byte or two-byte, flat, sliced, cons) on every call; a typed array is one
-// bounds-checked load. Measured on the malformed megabyte of bench/engine: a loop over every
-// character 2.8-3.3 ms with charCodeAt, 1.4-1.6 ms copying into the array first (the copy itself,
-// a native UTF-16 write, 0.04 ms).
+// The scanner's per-character loops (the fast lane, string bodies, whitespace and comments,
+// prose) read the window's UTF-16 code units from a Uint16Array instead of calling charCodeAt per
+// character. In a loop V8 compiles charCodeAt to a check of the string's representation (one-byte
+// or two-byte, flat, sliced, cons) on every call; a typed array is one bounds-checked load.
+// Measured on the malformed megabyte of bench/engine: a loop over every character 2.8-3.3 ms with
+// charCodeAt, 1.4-1.6 ms copying into the array first (the copy itself, a native UTF-16 write,
+// 0.04 ms).
 //
-// Past the window's end the array holds SENTINELS zeros, so a loop that runs off the end stops
-// there as it stops at NaN from charCodeAt: 0 is a control character, which ends every run the
-// fast lane reads (whitespace, digits, names, string bodies). The lane checks the window's length
-// wherever the end differs from a NUL in the text.
+// Past the window's end the array holds SENTINELS zeros, so a fast-lane loop that runs off the end
+// stops there as it stopped at NaN from charCodeAt: 0 is a control character, which ends every run
+// the lane reads (whitespace, digits, names, string bodies). The lane checks the window's length
+// wherever the end differs from a NUL in the text; the other loops check `i < length` themselves.
 
 /** Zeros written after the window; every loop in the fast lane stops at the first. */
 export const SENTINELS = 8;
