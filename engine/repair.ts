@@ -10,7 +10,7 @@ import { MAX_DEPTH, Scanner } from './scanner/scanner.js';
 import { repairDetail } from './scanner/repair-log.js';
 import { applySchema } from './schema/index.js';
 import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './types.js';
-import { fencedAnswerStart, rereadWithoutRoot } from './reply-shape.js';
+import { fencedAnswerStart, rereadPastLineFragment, rereadWithoutRoot } from './reply-shape.js';
 
 export function repair(text: string, options?: RepairOptions): RepairResponse {
   if (typeof text !== 'string') {
@@ -40,11 +40,8 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
   const fenceStart = fencedAnswerStart(input);
   scanner.proseUntil = fenceStart;
   scanner.feed(input, true);
-  if (scanner.roots.length === 0) {
-    const reread = rereadWithoutRoot(scanner, input, fenceStart);
-    if (reread !== null) return conclude(reread, options, escaped);
-  }
-  return conclude(scanner, options, escaped);
+  const reread = scanner.roots.length === 0 ? rereadWithoutRoot(scanner, input, fenceStart) : rereadPastLineFragment(scanner, input, fenceStart);
+  return conclude(reread ?? scanner, options, escaped);
 }
 
 /**

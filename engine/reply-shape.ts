@@ -71,6 +71,26 @@ export function rereadWithoutRoot(first: Scanner, input: string, fenceStart: num
 }
 
 /**
+ * The first root was a short fragment ending a line of prose (`See reference [1]`,
+ * `- Items: [apple, pear]`, `1. Set "name" to {first, last}`; scan-prose.ts lineFragmentEnd). When
+ * a root of the other kind followed it (an object after `[1]`: rows of one list, `Results: [1]` then
+ * `[2]`, stay together), or it read as JSON only through guesses, the reply is read again with
+ * such fragments as prose, and the reread stands if it finds a root: the JSON that starts a line of
+ * its own is the answer. Null when the first scan stands.
+ */
+export function rereadPastLineFragment(first: Scanner, input: string, fenceStart: number): Scanner | null {
+  if (!first.lineFragmentRoot) return null;
+  const roots = first.roots;
+  const otherKindFollows = roots.length > 1 && Array.isArray(roots[0]) !== Array.isArray(roots[1]);
+  if (!otherKindFollows && !first.log.hasGuess()) return null;
+  const again = new Scanner();
+  again.proseUntil = fenceStart;
+  again.proseLineFragments = true;
+  again.feed(input, true);
+  return again.roots.length > 0 ? again : null;
+}
+
+/**
  * A scanner that has read the scalar answer ending the reply (see FINAL_SCALAR), or null when there
  * is none: prose must come before it (`1\n2` is a list, not an answer), and YAML
  * (`name: Alice\nage: 30`) is not prose.

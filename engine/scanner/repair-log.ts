@@ -44,6 +44,12 @@ export class RepairLog {
     }
   }
 
+  /** Whether a repair of low confidence (a guess) was made. */
+  hasGuess(): boolean {
+    for (const k of this.order) if (REPAIR_KINDS[TYPES[k]!].confidence === 'low') return true;
+    return false;
+  }
+
   details(): RepairDetail[] {
     const out: RepairDetail[] = [];
     for (const k of this.order) out.push(repairDetail(TYPES[k]!, this.firstAt![k]!, this.counts![k]!));

@@ -69,6 +69,17 @@ function skipProse(s: Scanner): boolean {
         continue;
       }
       undecided = after < 0;
+      if (!undecided && s.roots.length === 0 && s.stack.length === 0) {
+        const lineEnd = lineFragmentEnd(text, i);
+        if (lineEnd > 0) {
+          // repair: (on a reread) a fragment ending a line of prose is prose, not the root
+          if (s.proseLineFragments) {
+            i = lineEnd - 1;
+            continue;
+          }
+          s.lineFragmentRoot = true;
+        }
+      }
       break;
     }
     if (c === 0x60 || c === 0x3c) { // ` <
@@ -124,22 +135,8 @@ const FRAGMENT_MAX = 80;
  */
 export function inlineFragmentEnd(text: string, i: number, final: boolean): number {
   const len = text.length;
-  let depth = 0;
-  let quoted = false;
-  let j = i;
-  for (; j < len; j++) {
-    if (j - i >= FRAGMENT_MAX) return 0;
-    const c = text.charCodeAt(j);
-    if (c === 0x0a || c === 0x0d) return 0; // \n \r: spans lines
-    if (quoted) {
-      if (c === 0x5c) j++; // \
-      else if (c === 0x22) quoted = false; // "
-      continue;
-    }
-    if (c === 0x22) quoted = true; // "
-    else if (c === 0x5b || c === 0x7b) depth++; // [ {
-    else if ((c === 0x5d || c === 0x7d) && --depth === 0) break; // ] }
-  }
+  const j = fragmentCloser(text, i);
+  if (j === SPANS_LINES) return 0;
   if (j >= len) return final ? 0 : -1;
   let k = skipBlanks(text, j + 1);
   if (k < len && text.charCodeAt(k) === 0x2c) k = skipBlanks(text, k + 1); // , — values one per line (`{},` `{}`)
@@ -147,6 +144,50 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
   const c = text.charCodeAt(k);
   // ends its line, or structure follows (`{"a": 2}]`, `[1], [2]`): maybe the JSON; more text: prose
   return c === 0x0a || c === 0x0d || c === 0x5d || c === 0x7d || c === 0x5b || c === 0x7b ? 0 : j + 1;
+}
+
+const SPANS_LINES = -1;
+
+/**
+ * The index of the closer of the bracket at i when it closes on its own line within FRAGMENT_MAX
+ * characters; SPANS_LINES when it does not; text.length when the text ends first.
+ */
+function fragmentCloser(text: string, i: number): number {
+  const len = text.length;
+  let depth = 0;
+  let quoted = false;
+  let j = i;
+  for (; j < len; j++) {
+    if (j - i >= FRAGMENT_MAX) return SPANS_LINES;
+    const c = text.charCodeAt(j);
+    if (c === 0x0a || c === 0x0d) return SPANS_LINES; // \n \r
+    if (quoted) {
+      if (c === 0x5c) j++; // \
+      else if (c === 0x22) quoted = false; // "
+      continue;
+    }
+    if (c === 0x22) quoted = true; // "
+    else if (c === 0x5b || c === 0x7b) depth++; // [ {
+    else if ((c === 0x5d || c === 0x7d) && --depth === 0) return j; // ] }
+  }
+  return len;
+}
+
+/**
+ * A short fragment that ends a line of prose — `See reference [1]`, `- Items: [apple, pear]`,
+ * `1. Set "name" to {first, last}` — whose line begins with text: the index after its closer,
+ * else 0. The first scan reads it as the root (it may be the answer: `The result: [1, 2]`);
+ * repair.ts reads the reply again without it when a root starts a later line (reply-shape.ts).
+ */
+export function lineFragmentEnd(text: string, i: number): number {
+  const j = fragmentCloser(text, i);
+  if (j === SPANS_LINES || j >= text.length) return 0;
+  const k = skipBlanks(text, j + 1);
+  if (k < text.length && text.charCodeAt(k) !== 0x0a && text.charCodeAt(k) !== 0x0d) return 0; // more on the line
+  let b = i - 1;
+  while (b >= 0 && (text.charCodeAt(b) === 0x20 || text.charCodeAt(b) === 0x09)) b--; // space tab
+  if (b < 0 || text.charCodeAt(b) === 0x0a || text.charCodeAt(b) === 0x0d) return 0; // the line starts with it
+  return j + 1;
 }
 
 /** `{name}`, `{ user_id }`: a brace around one identifier, the fragment text[i, end). */

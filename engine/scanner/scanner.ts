@@ -63,6 +63,10 @@ export class Scanner {
   proseFragments = true;
   /** One was skipped: if no root is found, repair.ts rescans without the rule. */
   skippedFragment = false;
+  /** The first root was a fragment ending a line of prose (scan-prose.ts lineFragmentEnd). */
+  lineFragmentRoot = false;
+  /** Such fragments are prose (the reread of reply-shape.ts rereadPastLineFragment). */
+  proseLineFragments = false;
   /** Input offsets of the last <think> tag and of the text after it. */
   thinkAt = -1;
   thinkBodyAt = -1;

@@ -27,6 +27,15 @@ const rows: Row[] = [
   ['If nothing is found return {}. Found:\n{"x": 1}', { x: 1 }, ['stripped_leading_text']],
   ['Per the [API docs](https://api.x.com), the payload is:\n{"id": 1}', { id: 1 }, ['stripped_leading_text']],
   ['- [x] parsed\n- [ ] validated\n{"ok": true}', { ok: true }, ['stripped_leading_text']],
+  // A short fragment ending a line of prose is prose when an object or array of the other kind
+  // starts a later line, or when it reads as JSON only through guesses; otherwise it stays the root.
+  ['See reference [1]\n{"v": 3}', { v: 3 }, ['stripped_leading_text']],
+  ['- Items: [apple, pear]\n\n{"count": 2}', { count: 2 }, ['stripped_leading_text']],
+  ['1. Set "name" to {first, last}\n2. Output:\n{"name": {"first": "A"}}', { name: { first: 'A' } }, ['stripped_leading_text']],
+  ['Results: [1]\n[2]\n[3]', [[1], [2], [3]], ['stripped_leading_text', 'wrapped_multiple_values'], 'medium'],
+  ['The result: [1, 2]\nDone.', [1, 2], ['stripped_leading_text', 'stripped_trailing_text']],
+  ['Answer: {"a": 1}\n[Note: values are estimates]', { a: 1 }, ['stripped_leading_text', 'stripped_trailing_text']],
+  ['Set the fields to {first, last}', {}, ['stripped_leading_text', 'quoted_unquoted_keys', 'removed_member_without_value'], 'low'],
   // The only JSON is a fragment with prose after it on its line: the rescan reads it as JSON.
   ['Here you go: {"a": 1} hope this helps!', { a: 1 }, ['stripped_leading_text', 'stripped_trailing_text']],
   // Prose with brackets of its own, then a fenced block: the block is the answer.
