@@ -145,11 +145,17 @@ function memoName(s: Scanner, top: Frame, text: string, from: number, end: numbe
   return text.slice(from, end);
 }
 
+/** Index of the first code unit from j that is not JSON whitespace (the sentinel at the end at most). */
+function blankEnd(codes: Uint16Array, j: number): number {
+  let d = codes[j]!;
+  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = codes[++j]!; // space LF CR tab
+  return j;
+}
+
 /** Index of the `:` after a name ending at j (after whitespace), else -1. */
 function colonAt(codes: Uint16Array, j: number): number {
-  let d = codes[j]!;
-  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = codes[++j]!;
-  return d === 0x3a ? j : -1; // :
+  const k = blankEnd(codes, j);
+  return codes[k] === 0x3a ? k : -1; // :
 }
 
 function isIdentifierStart(c: number): boolean {
@@ -314,15 +320,14 @@ function readNumber(codes: Uint16Array, text: string, i: number): number {
  * and `:` does not: the fast lane goes on.
  */
 function stringEndsAt(s: Scanner, top: Frame, codes: Uint16Array, j: number, quote: number): boolean {
-  let d = codes[j]!;
-  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = codes[++j]!;
+  const k = blankEnd(codes, j);
+  const d = codes[k];
   if (d === 0x7d || d === 0x5d) return true; // } ]
-  return d === 0x2c && (top.isArray || proseRunsToQuote(s.text, j + 1, quote, s.final) === 0); // ,
+  return d === 0x2c && (top.isArray || proseRunsToQuote(s.text, k + 1, quote, s.final) === 0); // ,
 }
 
 /** A value ending at j is certainly complete: a comma or closer follows, possibly after whitespace. */
 function valueEndsAt(codes: Uint16Array, j: number): boolean {
-  let d = codes[j]!;
-  while (d === 0x20 || d === 0x0a || d === 0x0d || d === 0x09) d = codes[++j]!;
+  const d = codes[blankEnd(codes, j)];
   return d === 0x2c || d === 0x7d || d === 0x5d; // , } ]
 }
