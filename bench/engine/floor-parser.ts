@@ -10,8 +10,10 @@ function skipBlanks(text: string, i: number): number {
   return i;
 }
 
-/** Reads the member name at the `"` at i; returns the index after its `:`. Sets `name`. */
+/** The member name readName read last (the parser's one piece of state outside its loop). */
 let name = '';
+
+/** Reads the member name at the `"` at i into `name`; returns the index after its `:`. */
 function readName(text: string, i: number): number {
   const end = text.indexOf('"', i + 1); // names in the bench's replies hold no escapes
   name = text.slice(i + 1, end);
