@@ -1,8 +1,8 @@
 // The shape of a model's reply around its JSON, judged once over the whole text before or after
 // the scanner's single pass (batch only: a stream's finalize is repair() of its whole buffer, so both
 // answer alike): a fenced answer after prose that holds brackets of its own, and — when the scan
-// found no root — the reply read again: an unclosed <think> block, a fragment read as prose, a
-// scalar answer after prose.
+// found no root — the reply read again: an unclosed <think> block, a fragment read as prose,
+// members whose `{` is missing, a scalar answer after prose.
 import { Scanner } from './scanner/scanner.js';
 
 const FENCE_TAG = /^(json[c5]?|javascript|js)?$/i;
@@ -11,6 +11,9 @@ const FENCE_TAG = /^(json[c5]?|javascript|js)?$/i;
 // 3 cats` is not one. Only the reply's last 256 characters are looked at.
 const YAML_LINE = /^[ \t]*[\w-]+:[ \t]*\S/gm;
 const FINAL_SCALAR = /(?:[:\n][ \t]*)(-?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|true|false|null|True|False|None|"[^"\\\n]{0,200}")[ \t]*\.?\s*$/;
+// A line that starts with a quoted name, a colon and the start of a JSON value: a member of an
+// object whose `{` the reply left out (`Here:\n"name": "A",\n"age": 3`).
+const MEMBER_LINE = /^[ \t]*"[^"\\\n]{1,200}"[ \t]*:[ \t]*(?:["'{[\d-]|true\b|false\b|null\b)/m;
 
 /**
  * Where the answer's fence starts, when a reply opens with prose that holds a `{` or `[` of its own
@@ -20,8 +23,7 @@ const FINAL_SCALAR = /(?:[:\n][ \t]*)(-?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|true|
  * ```bash block after the JSON is not an answer. -1 when no such fence.
  */
 export function fencedAnswerStart(text: string): number {
-  let a = 0;
-  while (a < text.length && text.charCodeAt(a) <= 0x20) a++;
+  const a = firstNonBlank(text, 0);
   const first = text.charCodeAt(a);
   if (first === 0x7b || first === 0x5b || first === 0x22 || first === 0x27 || first === 0x60) return -1; // { [ " ' `
   const fence = text.indexOf('```', a);
@@ -48,7 +50,8 @@ export function fencedAnswerStart(text: string): number {
  *   written inside it, so its text is read as prose around the JSON. Fragments in that prose stay
  *   prose: reasoning cut before any answer is no JSON.
  * - The only JSON was a fragment read as prose (`Here: {"a": 1} hope this helps`): it is read as JSON.
- * - Otherwise a scalar after prose may end the reply (scalarAnswer).
+ * - Otherwise members may follow the prose without their `{` (membersAnswer), or a scalar may end
+ *   the reply (scalarAnswer).
  */
 export function rereadWithoutRoot(first: Scanner, input: string, fenceStart: number): Scanner | null {
   if (first.thinkUnclosed) {
@@ -67,7 +70,30 @@ export function rereadWithoutRoot(first: Scanner, input: string, fenceStart: num
     again.feed(input, true);
     return again;
   }
-  return first.tooDeep ? null : scalarAnswer(input);
+  return first.tooDeep ? null : membersAnswer(input) ?? scalarAnswer(input);
+}
+
+/**
+ * A scanner that has read the members after the prose as one object (`Here:\n"name": "A",\n"age":
+ * 3`: the model left out the `{`), or null when no line starts like a member. The scanner's own
+ * rule for output that begins inside an object inserts the `{` (scan-string.ts fixContainerAround).
+ */
+function membersAnswer(input: string): Scanner | null {
+  const member = MEMBER_LINE.exec(input);
+  if (member === null || member.index === 0) return null;
+  const at = member.index + member[0].indexOf('"');
+  // repair: prose before members whose `{` is missing is dropped
+  const answer = new Scanner();
+  answer.base = at;
+  answer.log.record('stripped_leading_text', firstNonBlank(input, 0));
+  answer.feed(input.slice(at), true);
+  return answer.roots.length > 0 && !answer.tooDeep ? answer : null;
+}
+
+/** Index of the first character from k above U+0020 (text.length when none). */
+function firstNonBlank(text: string, k: number): number {
+  while (k < text.length && text.charCodeAt(k) <= 0x20) k++;
+  return k;
 }
 
 /**

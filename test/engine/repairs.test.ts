@@ -128,6 +128,10 @@ const rows: Row[] = [
   ["{'a': nan, 'b': inf, 'c': -inf}", { a: null, b: null, c: null }, ['converted_single_quotes', 'replaced_nan'], 'medium'],
   ['<tool_call>\n{"name": "a"}\n</tool_call>\n<tool_call>\n{"name": "b"}\n</tool_call>', [{ name: 'a' }, { name: 'b' }],
     ['stripped_leading_text', 'stripped_trailing_text', 'wrapped_multiple_values'], 'medium'],
+  // Members after the prose whose `{` was left out are one object; a line that only looks like a
+  // member (no JSON value after its colon) is not.
+  ['Here:\n"name": "A",\n"age": 3', { name: 'A', age: 3 }, ['stripped_leading_text', 'inserted_missing_opening_bracket', 'closed_object_bracket'], 'medium'],
+  ['Result:\n  "ok": true,\n  "n": 2\n}', { ok: true, n: 2 }, ['stripped_leading_text', 'inserted_missing_opening_bracket'], 'medium'],
   // A scalar answer after prose, after a colon or alone on its line; not a number inside a sentence.
   ['The answer is: 42', 42, ['stripped_leading_text']],
   ['Sentiment:\n"positive"', 'positive', ['stripped_leading_text']],
@@ -227,7 +231,7 @@ t.test('valid JSON comes back unchanged, high, with no repairs', async (t) => {
 t.test('no JSON at all is UNRECOVERABLE_SYNTAX_ERROR', async (t) => {
   for (const text of ['', '   ', 'I could not find any data for that request.', 'hello world',
     'Use the {name} placeholder.', 'Fill in {first_name} and { last.name } here.',
-    '<think>The user wants {"a": 1} here', '<think>Let me see']) {
+    '<think>The user wants {"a": 1} here', '<think>Let me see', 'Note:\n"Note": this is important.']) {
     const r = repair(text);
     t.equal(r.success, false);
     t.equal(r.repaired, null);
