@@ -35,9 +35,7 @@ export function fencedAnswerStart(text: string): number {
   const tag = text.slice(fence + 3, lineEnd).trim();
   if (!FENCE_TAG.test(tag)) return -1;
   if (tag === '') {
-    let b = lineEnd;
-    while (b < text.length && text.charCodeAt(b) <= 0x20) b++;
-    const opener = text.charCodeAt(b);
+    const opener = text.charCodeAt(firstNonBlank(text, lineEnd));
     if (opener !== 0x7b && opener !== 0x5b) return -1;
   }
   return fence;
@@ -63,13 +61,7 @@ export function rereadWithoutRoot(first: Scanner, input: string, fenceStart: num
     again.feed(input.slice(first.thinkBodyAt), true);
     if (again.roots.length > 0) return again;
   }
-  if (first.skippedFragment) {
-    const again = new Scanner();
-    again.proseUntil = fenceStart;
-    again.proseFragments = false;
-    again.feed(input, true);
-    return again;
-  }
+  if (first.skippedFragment) return rescan(input, fenceStart, FRAGMENTS_ARE_JSON);
   return first.tooDeep ? null : membersAnswer(input) ?? scalarAnswer(input);
 }
 
@@ -109,11 +101,21 @@ export function rereadPastLineFragment(first: Scanner, input: string, fenceStart
   const roots = first.roots;
   const otherKindFollows = roots.length > 1 && Array.isArray(roots[0]) !== Array.isArray(roots[1]);
   if (!otherKindFollows && !first.log.hasGuess()) return null;
+  const again = rescan(input, fenceStart, LINE_FRAGMENTS_ARE_PROSE);
+  return again.roots.length > 0 ? again : null;
+}
+
+const FRAGMENTS_ARE_JSON = 0;
+const LINE_FRAGMENTS_ARE_PROSE = 1;
+
+/** The whole reply scanned again with one of scan-prose.ts's fragment rules turned around. */
+function rescan(input: string, fenceStart: number, rule: typeof FRAGMENTS_ARE_JSON | typeof LINE_FRAGMENTS_ARE_PROSE): Scanner {
   const again = new Scanner();
   again.proseUntil = fenceStart;
-  again.proseLineFragments = true;
+  if (rule === FRAGMENTS_ARE_JSON) again.proseFragments = false;
+  else again.proseLineFragments = true;
   again.feed(input, true);
-  return again.roots.length > 0 ? again : null;
+  return again;
 }
 
 /**
