@@ -110,3 +110,66 @@ export function readProxyList(env: Env, name: string): string[] {
   }
   return list;
 }
+
+/** `redis://host:port/db`, `rediss://…` (TLS) or `unix:///path/redis.sock` (docs/scaling.md). */
+export function readRedisUrl(env: Env, name: string): string | undefined {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigProblem(name, 'must be a URL: redis://host:port/db, rediss://host:port/db or unix:///path/redis.sock', undefined);
+  }
+  const ok = url.protocol === 'unix:' ? url.pathname.length > 1 : (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  if (!ok) throw new ConfigProblem(name, 'must be a URL: redis://host:port/db, rediss://host:port/db or unix:///path/redis.sock', undefined);
+  return raw;
+}
+
+/** `postgres://user[:password]@host:port/db`, also `?host=/socket/dir`. Never echoed (it may hold a password). */
+export function readDatabaseUrl(env: Env, name: string): string | undefined {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')) {
+    throw new ConfigProblem(name, 'must be a URL: postgres://user[:password]@host:port/db (or ?host=/socket/dir)', undefined);
+  }
+  return raw;
+}
+
+/** A node's name: letters, digits, `-` and `_`, at most 32 (it appears in session ids and metrics). */
+export function readNodeId(env: Env, name: string): string | undefined {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(raw)) throw new ConfigProblem(name, 'must be 1 to 32 letters, digits, - or _', raw);
+  return raw;
+}
+
+/** An http(s) base URL without a path, e.g. `http://10.0.0.5:8080`. */
+export function readBaseUrl(env: Env, name: string): string | undefined {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new ConfigProblem(name, 'must be an http(s) base URL such as http://10.0.0.5:8080', raw);
+  }
+  return url.origin;
+}
+
+/** `PROCESSES`: a whole number, or `auto` for one per core. */
+export function readProcesses(env: Env, name: string, cores: number): number {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return 1;
+  if (raw.toLowerCase() === 'auto') return cores;
+  return readInteger(env, name, 1, 1, 256);
+}

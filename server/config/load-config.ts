@@ -1,9 +1,10 @@
 // Reads and validates every environment variable once, at start (docs/operations.md lists them).
 // A bad value stops the start with a message naming each offending variable.
+import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import {
-  ConfigProblem, readApiKeys, readChoice, readFlag, readHost, readInteger, readProxyList, readString,
-  type Env, type SeedKey,
+  ConfigProblem, readApiKeys, readBaseUrl, readChoice, readDatabaseUrl, readFlag, readHost, readInteger, readNodeId,
+  readProcesses, readProxyList, readRedisUrl, readString, type Env, type SeedKey,
 } from './env-parsers.js';
 
 export type ContractSetting = 'auto' | 'envelope' | 'compact';
@@ -29,6 +30,18 @@ export interface Config {
   readonly maxSessions: number;
   readonly trustProxy: readonly string[];
   readonly logLevel: LogLevel;
+  /** Shared live state (limits, sessions directory, node registry); unset = this process alone. */
+  readonly redisUrl: string | undefined;
+  /** Records (accounts, keys, usage, metadata) in PostgreSQL; unset = SQLite in DATA_DIR. */
+  readonly databaseUrl: string | undefined;
+  /** This node's unique name; generated at start when NODE_ID is unset. */
+  readonly nodeId: string;
+  /** Where other nodes reach this one; undefined = http://127.0.0.1:<the port listened on>. */
+  readonly peerUrl: string | undefined;
+  /** Authenticates forwarded requests and signs console cookies/CSRF tokens; required with REDIS_URL. */
+  readonly clusterSecret: string | undefined;
+  /** Nodes on this machine sharing the public port (PROCESSES; `auto` = cores). */
+  readonly processes: number;
   /** JSONMEND_TEST_HOOKS=1 arms the worker's crash/sleep markers (server/pool/test-hooks.ts). */
   readonly testHooks: boolean;
 }
@@ -52,6 +65,11 @@ const MiB = 1024 * 1024;
 /** JSON escaping and a schema make a body larger than its input; allow an eighth more, at least 64 KiB. */
 export function bodyLimitFor(maxPayloadBytes: number): number {
   return maxPayloadBytes + Math.max(64 * 1024, Math.floor(maxPayloadBytes / 8));
+}
+
+/** `n-` and 8 random hex digits: unique enough among a deployment's nodes, short in session ids. */
+function generatedNodeId(): string {
+  return `n-${randomBytes(4).toString('hex')}`;
 }
 
 export class ConfigError extends Error {
@@ -93,7 +111,19 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: Object.freeze(read(() => readProxyList(env, 'TRUST_PROXY'), [])),
     logLevel: read(() => readChoice<LogLevel>(env, 'LOG_LEVEL', 'info', LOG_LEVELS), 'info'),
     testHooks: read(() => readFlag(env, 'JSONMEND_TEST_HOOKS', false), false),
+    redisUrl: read(() => readRedisUrl(env, 'REDIS_URL'), undefined),
+    databaseUrl: read(() => readDatabaseUrl(env, 'DATABASE_URL'), undefined),
+    nodeId: read(() => readNodeId(env, 'NODE_ID'), undefined) ?? generatedNodeId(),
+    peerUrl: read(() => readBaseUrl(env, 'PEER_URL'), undefined),
+    clusterSecret: readString(env, 'CLUSTER_SECRET', '') || undefined,
+    processes: read(() => readProcesses(env, 'PROCESSES', cores), 1),
   };
+  if (config.redisUrl !== undefined && (config.clusterSecret === undefined || config.clusterSecret.length < 16)) {
+    problems.push('CLUSTER_SECRET must be set, at least 16 characters, when REDIS_URL is set (it authenticates forwarded requests and console cookies between nodes)');
+  }
+  if (config.processes > 1 && config.redisUrl === undefined) {
+    problems.push(`PROCESSES=${config.processes} needs REDIS_URL: the processes share rate limits, sessions and keys through Redis`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
