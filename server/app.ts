@@ -2,6 +2,7 @@
 // The accounts and streaming layers plug in through ServerParts, without touching the pipeline.
 import { warmUpSchemaCompiler } from '../engine/schema/index.js';
 import { MemoryKeyStore, type KeyStore } from './auth/key-store.js';
+import { ClusterNode } from './cluster/cluster-node.js';
 import type { Config } from './config/load-config.js';
 import { ADMIT_ALL, type Admission } from './http/admission.js';
 import { ClientIpResolver } from './http/client-ip.js';
@@ -18,7 +19,7 @@ import { InlineSchemaGate } from './tasks/inline-schema-gate.js';
 import { statusRoutes } from './routes/status-routes.js';
 import { Streaming } from './streaming/streaming.js';
 import type { RepairTaskSettings } from './tasks/repair-task.js';
-import { loadUws, type us_listen_socket, type UwsBackend } from './uws/load-uws.js';
+import { loadUws, type TemplatedApp, type us_listen_socket, type UwsBackend } from './uws/load-uws.js';
 
 export interface ServerParts {
   /** Default: an in-memory store seeded from API_KEYS. */
@@ -80,8 +81,11 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   const schemaGate = new InlineSchemaGate();
   const repair = new RepairRoute('repair', ctx, pool, settings, schemaGate);
   const demo = new RepairRoute('demo', ctx, pool, settings, schemaGate);
+  // With REDIS_URL this node is one of several: sessions held elsewhere are forwarded to their owner.
+  const cluster = config.redisUrl === undefined ? null : new ClusterNode(config, logger);
   // Streaming sessions run in their own worker threads (docs/streaming.md "Pinning").
-  const streaming = new Streaming(config, logger);
+  const streaming = new Streaming(config, logger, cluster?.forwarder ?? null);
+  if (cluster !== null) metrics.addSource(() => cluster.metricLines());
   metrics.addSource(() => streaming.metricLines());
   metrics.addSource(() => [
     '# HELP jsonmend_pool_tasks_cancelled_total Queued repairs dropped before they ran because their client went away.',
@@ -93,29 +97,45 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
     { method: 'post', path: '/v1/demo/repair', name: demo.name, handler: jsonPostHandler(demo, ctx) },
     ...statusRoutes(ctx, pool, metrics, backend),
     ...streaming.routes(ctx),
+    ...(cluster?.routes(ctx, streaming.sessions) ?? []),
     ...(parts.extraRoutes?.(ctx, pool) ?? []),
   ];
   for (const name of [...routes.map((r) => r.name), 'not_found', 'method_not_allowed']) metrics.addRoute(name);
   const app = uws.App();
   mountRoutes(app, ctx, routes);
 
-  const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
-    app.listen(config.host, config.port, (socket) => {
-      if (socket === false) reject(new Error(`cannot listen on ${config.host}:${config.port}`));
-      else resolve(socket);
-    });
+  // A node started by PROCESSES shares the public port with its siblings (SO_REUSEPORT) and takes
+  // forwards on a port of its own, since the shared one cannot address one process.
+  const shared = config.processIndex !== undefined;
+  let peerSocket: us_listen_socket | null = null;
+  const listenSocket = await listen(app, config.host, config.port, shared).then(async (socket) => {
+    if (cluster !== null && shared) {
+      const peer = config.peerUrl === undefined ? { host: '127.0.0.1', port: 0 } : { host: config.host, port: Number(new URL(config.peerUrl).port || 80) };
+      peerSocket = await listen(app, peer.host, peer.port, false).catch((error: unknown) => {
+        uws.us_listen_socket_close(socket);
+        throw error;
+      });
+    }
+    return socket;
   }).catch(async (error: unknown) => {
     await pool.close();
     await streaming.close();
+    await cluster?.close();
     throw error;
   });
   const port = uws.us_socket_local_port(listenSocket);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  if (cluster !== null) {
+    const loopback = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : host;
+    const peerUrl = config.peerUrl ?? `http://${loopback}:${peerSocket === null ? port : uws.us_socket_local_port(peerSocket)}`;
+    await cluster.start(peerUrl);
+  }
 
   let stopping: Promise<{ drained: boolean }> | null = null;
   const shutdown = (): Promise<{ drained: boolean }> => {
     stopping ??= (async () => {
       uws.us_listen_socket_close(listenSocket);
+      if (peerSocket !== null) uws.us_listen_socket_close(peerSocket);
       // In-flight work is bounded by the task deadline; give it that long plus a margin.
       const limit = config.taskTimeoutMs + 5_000;
       let timer: NodeJS.Timeout | undefined;
@@ -128,6 +148,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
       clearTimeout(timer);
       await pool.close();
       await streaming.close();
+      await cluster?.close();
       logger.flush();
       return { drained };
     })();
@@ -135,4 +156,20 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   };
 
   return { url: `http://${host}:${port}`, port, backend, logger, shutdown };
+}
+
+type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => TemplatedApp;
+
+/** Listens on host:port; `shared` lets other processes listen on the same port (SO_REUSEPORT). */
+function listen(app: TemplatedApp, host: string, port: number, shared: boolean): Promise<us_listen_socket> {
+  return new Promise((resolve, reject) => {
+    const done = (socket: us_listen_socket | false): void => {
+      if (socket === false) reject(new Error(`cannot listen on ${host}:${port}`));
+      else resolve(socket);
+    };
+    // uWS takes (host, port, options, cb), though its typings omit it; 0 = LIBUS_LISTEN_DEFAULT, which
+    // sets SO_REUSEPORT on Linux.
+    if (shared) (app.listen as unknown as ListenWithOptions).call(app, host, port, 0, done);
+    else app.listen(host, port, done);
+  });
 }

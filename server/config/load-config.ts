@@ -42,6 +42,8 @@ export interface Config {
   readonly clusterSecret: string | undefined;
   /** Nodes on this machine sharing the public port (PROCESSES; `auto` = cores). */
   readonly processes: number;
+  /** Set by the PROCESSES primary in each node it starts (JSONMEND_PROCESS_INDEX): shared listen, own peer port. */
+  readonly processIndex: number | undefined;
   /** JSONMEND_TEST_HOOKS=1 arms the worker's crash/sleep markers (server/pool/test-hooks.ts). */
   readonly testHooks: boolean;
 }
@@ -117,6 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
     peerUrl: read(() => readBaseUrl(env, 'PEER_URL'), undefined),
     clusterSecret: readString(env, 'CLUSTER_SECRET', '') || undefined,
     processes: read(() => readProcesses(env, 'PROCESSES', cores), 1),
+    processIndex: env['JSONMEND_PROCESS_INDEX'] === undefined ? undefined : read(() => readInteger(env, 'JSONMEND_PROCESS_INDEX', 0, 0, 255), 0),
   };
   if (config.redisUrl !== undefined && (config.clusterSecret === undefined || config.clusterSecret.length < 16)) {
     problems.push('CLUSTER_SECRET must be set, at least 16 characters, when REDIS_URL is set (it authenticates forwarded requests and console cookies between nodes)');

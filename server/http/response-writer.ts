@@ -19,8 +19,11 @@ export const PACE_FROM_CHARS = 64 * 1024;
 
 const STATUS_LINES: Record<number, string> = {
   200: '200 OK',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
+  413: '413 Payload Too Large',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',

@@ -48,11 +48,11 @@ export class StreamRoute implements JsonPostRoute {
       }
       case 'push': {
         const push = readPush(parsed, contract);
-        return typeof push === 'string' ? invalid(contract, push) : this.sessions.push(request, contract, push);
+        return typeof push === 'string' ? invalid(contract, push) : this.sessions.push(request.key!.id, contract, push);
       }
       case 'finalize': {
         const finalize = readFinalize(parsed, contract);
-        return typeof finalize === 'string' ? invalid(contract, finalize) : this.sessions.finalize(request, contract, finalize);
+        return typeof finalize === 'string' ? invalid(contract, finalize) : this.sessions.finalize(request.key!.id, contract, finalize, request.warnings);
       }
     }
   }

@@ -7,11 +7,28 @@ import type { RepairError } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
 import type { PostRequest, RouteAnswer } from '../http/json-post.js';
+import type { Warning } from '../../engine/types.js';
 import { FINALIZE, OPEN, PUSH, type WorkerReply } from './stream-protocol.js';
 import type { FinalizeRequest, PushRequest, StartRequest, StreamEndpoint } from './stream-requests.js';
 import { serializeCompactStart, serializeEnvelopeStart } from './stream-serializers.js';
 import { SessionTable, StreamSession, tableKeyOf } from './session-table.js';
 import type { StreamWorkers, WorkerCall } from './stream-workers.js';
+
+/**
+ * Set with REDIS_URL (server/cluster/session-forwarder.ts): sessions of other nodes are reached
+ * through their owner. Only consulted when a session is not in this node's table, so a node alone
+ * (no Redis) never runs any of it.
+ */
+export interface StreamRemote {
+  /** An envelope id naming this node: `<node id>.<128 random bits>`. */
+  issueEnvelopeId(): string;
+  /** Takes a compact id across nodes; false: it is open on another live node. */
+  claim(keyId: string, sessionId: string): Promise<boolean>;
+  /** A session of this node ended (its compact id is free again). */
+  ended(session: StreamSession): void;
+  /** The owner's answer to a push or finalize of a session held elsewhere, or SESSION_NOT_FOUND. */
+  forward(endpoint: 'push' | 'finalize', contract: Contract, keyId: string, sessionId: string, chunk: string, warnings: readonly Warning[] | null): Promise<RouteAnswer>;
+}
 
 const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
 const BACKOFF = 'Retry with exponential backoff (for example 100 ms, 200 ms, 400 ms, with jitter), or finalize an open session first.';
@@ -85,6 +102,7 @@ export class StreamSessions {
     readonly workers: StreamWorkers,
     readonly maxPayloadBytes: number,
     callTimeoutMs: number,
+    readonly remote: StreamRemote | null = null,
   ) {
     this.#serverFull = makeError('SERVICE_UNAVAILABLE', `The server holds its maximum of ${table.maxSessions} open streaming sessions.`, { suggestion: BACKOFF });
     this.#keyFull = makeError('SERVICE_UNAVAILABLE', `This API key holds its maximum of ${table.maxPerKey} open streaming sessions.`, { suggestion: BACKOFF });
@@ -99,26 +117,43 @@ export class StreamSessions {
     if (capacity === 'server_full' || (capacity === 'key_full' && key.tier !== 'unlimited')) {
       return refusal(contract, capacity === 'server_full' ? this.#serverFull : this.#keyFull, 0);
     }
-    // 128 random bits: an id nobody can guess, so holding one is proof of having started it.
-    const sessionId = contract === 'envelope' ? randomBytes(16).toString('base64url') : start.sessionId;
-    const tableKey = tableKeyOf(contract, key.id, sessionId);
-    if (contract === 'compact' && this.table.find(tableKey, now) !== undefined) {
-      return refusal(contract, makeError('INVALID_REQUEST', `A streaming session with sessionId "${sessionId}" is already open; use a new UUID.`), 0);
+    if (contract === 'envelope') {
+      // 128 random bits: an id nobody can guess, so holding one is proof of having started it.
+      return this.#open(key.id, contract, this.remote?.issueEnvelopeId() ?? randomBytes(16).toString('base64url'), start);
     }
+    const sessionId = start.sessionId;
+    if (this.table.find(tableKeyOf(contract, key.id, sessionId), now) !== undefined) return this.#alreadyOpen(sessionId);
+    if (this.remote === null) return this.#open(key.id, contract, sessionId, start);
+    // Redis unreachable: the session still works through this node (docs/scaling.md).
+    return this.remote.claim(key.id, sessionId).catch(() => true).then((claimed) => {
+      if (!claimed || this.table.find(tableKeyOf(contract, key.id, sessionId), performance.now()) !== undefined) return this.#alreadyOpen(sessionId);
+      return this.#open(key.id, contract, sessionId, start);
+    });
+  }
+
+  #alreadyOpen(sessionId: string): RouteAnswer {
+    return refusal('compact', makeError('INVALID_REQUEST', `A streaming session with sessionId "${sessionId}" is already open; use a new UUID.`), 0);
+  }
+
+  #open(keyId: string, contract: Contract, sessionId: string, start: StartRequest): Promise<RouteAnswer> {
     const { slot, generation } = this.workers.assign();
-    const session = new StreamSession(tableKey, key.id, contract, sessionId, slot, generation, ++this.#nextHandle);
-    this.table.add(session, now);
+    const session = new StreamSession(tableKeyOf(contract, keyId, sessionId), keyId, contract, sessionId, slot, generation, ++this.#nextHandle);
+    this.table.add(session, performance.now());
     const call = new StreamCall(this, 'start', contract, session, 0);
     this.workers.call(slot, { op: OPEN, id: 0, handle: session.handle, mode: start.mode, schema: start.schema, echoBuffer: start.echoBuffer }, call);
     return waitFor(call);
   }
 
-  push(request: PostRequest, contract: Contract, push: PushRequest): RouteAnswer | Promise<RouteAnswer> {
+  /** `forwarded`: sent by another node (never forwarded again). */
+  push(keyId: string, contract: Contract, push: PushRequest, forwarded = false): RouteAnswer | Promise<RouteAnswer> {
     const { chunk } = push;
     const now = performance.now();
-    const session = this.table.find(tableKeyOf(contract, request.key!.id, push.sessionId), now);
+    const session = this.table.find(tableKeyOf(contract, keyId, push.sessionId), now);
+    if (session === undefined) {
+      if (this.remote !== null && !forwarded) return this.remote.forward('push', contract, keyId, push.sessionId, chunk, null);
+      return refusal(contract, NOT_FOUND, Buffer.byteLength(chunk, 'utf8'));
+    }
     const chunkBytes = Buffer.byteLength(chunk, 'utf8');
-    if (session === undefined) return refusal(contract, NOT_FOUND, chunkBytes);
     if (chunkBytes > this.maxPayloadBytes) {
       // Refused whole: nothing was added, so the session carries on.
       const message = `The chunk is ${chunkBytes} bytes of UTF-8; the limit is ${this.maxPayloadBytes}.`;
@@ -142,11 +177,14 @@ export class StreamSessions {
     return waitFor(call);
   }
 
-  finalize(request: PostRequest, contract: Contract, finalize: FinalizeRequest): RouteAnswer | Promise<RouteAnswer> {
-    const session = this.table.find(tableKeyOf(contract, request.key!.id, finalize.sessionId), performance.now());
-    if (session === undefined) return refusal(contract, NOT_FOUND, 0);
+  finalize(keyId: string, contract: Contract, finalize: FinalizeRequest, warnings: readonly Warning[] | null, forwarded = false): RouteAnswer | Promise<RouteAnswer> {
+    const session = this.table.find(tableKeyOf(contract, keyId, finalize.sessionId), performance.now());
+    if (session === undefined) {
+      if (this.remote !== null && !forwarded) return this.remote.forward('finalize', contract, keyId, finalize.sessionId, '', warnings);
+      return refusal(contract, NOT_FOUND, 0);
+    }
     const call = new StreamCall(this, 'finalize', contract, session, session.bufferedBytes);
-    this.workers.call(session.slot, { op: FINALIZE, id: 0, handle: session.handle, contract, warnings: request.warnings }, call);
+    this.workers.call(session.slot, { op: FINALIZE, id: 0, handle: session.handle, contract, warnings }, call);
     // Gone from the table at once: a second finalize, or a push racing this one, is not found.
     this.table.end(session, 'finalized');
     return waitFor(call);

@@ -6,7 +6,7 @@ import type { RouteEntry } from '../http/router.js';
 import type { Logger } from '../observe/logger.js';
 import { CLOSE } from './stream-protocol.js';
 import { streamRouteEntries } from './stream-routes.js';
-import { StreamSessions } from './stream-sessions.js';
+import { StreamSessions, type StreamRemote } from './stream-sessions.js';
 import { StreamWorkers } from './stream-workers.js';
 import { END_REASONS, SessionTable, type EndReason, type StreamSession } from './session-table.js';
 
@@ -26,7 +26,11 @@ export class Streaming {
   readonly sessions: StreamSessions;
   readonly #timer: NodeJS.Timeout;
 
-  constructor(config: Config, logger: Logger) {
+  readonly #remote: StreamRemote | null;
+
+  /** `remote`: with REDIS_URL, sessions held by other nodes are reached through it. */
+  constructor(config: Config, logger: Logger, remote: StreamRemote | null = null) {
+    this.#remote = remote;
     this.workers = new StreamWorkers({
       threads: config.workers,
       callTimeoutMs: config.taskTimeoutMs,
@@ -40,7 +44,7 @@ export class Streaming {
       onError: (error) => logger.log('error', 'streaming worker error', { error: (error as Error)?.name ?? 'unknown' }),
     });
     this.table = new SessionTable(config.sessionTtlMs, config.maxSessions, sessionsPerKey(config.maxSessions), this.#onEnd);
-    this.sessions = new StreamSessions(this.table, this.workers, config.maxPayloadBytes, config.taskTimeoutMs);
+    this.sessions = new StreamSessions(this.table, this.workers, config.maxPayloadBytes, config.taskTimeoutMs, remote);
     this.workers.startAll();
     this.#timer = setInterval(this.#tick, tickMs(config));
     this.#timer.unref();
@@ -54,6 +58,7 @@ export class Streaming {
 
   readonly #onEnd = (session: StreamSession, reason: EndReason): void => {
     this.workers.release(session.slot, session.generation);
+    this.#remote?.ended(session);
     // A finalized stream is dropped by the worker itself; a lost one went with its worker.
     if (reason !== 'finalized' && reason !== 'worker_lost') {
       this.workers.post(session.slot, session.generation, { op: CLOSE, handle: session.handle });
