@@ -3,6 +3,7 @@ import { Accounts } from './accounts/index.js';
 import { RequestAdmission } from './accounts/request-admission.js';
 import { RequestRecorder } from './accounts/request-recorder.js';
 import { startServer } from './app.js';
+import { runPrimary, type ListeningMessage } from './cluster/process-primary.js';
 import { ConfigError, loadConfig, type Config } from './config/load-config.js';
 import { Logger } from './observe/logger.js';
 import { usageRoutes } from './routes/usage-route.js';
@@ -25,6 +26,9 @@ try {
   throw error;
 }
 
+// PROCESSES=N: this process only supervises N nodes, each this same program (docs/scaling.md).
+if (config.processes > 1 && config.processIndex === undefined) await runPrimary(config, process.env, fatal);
+
 const logger = new Logger(config.logLevel);
 // Accounts: keys, limits and quotas served from memory; SQLite in DATA_DIR written in the background.
 const accounts = await Accounts.open({
@@ -46,10 +50,14 @@ const server = await startServer(config, {
   extraRoutes: (ctx) => [...usageRoutes(ctx, accounts), ...webRoutes(ctx, { accounts })],
 }).catch((error: unknown) => fatal((error as Error).message));
 
+// A node of PROCESSES tells its primary, which prints the one "listening on" line for all of them.
+const primary = config.processIndex === undefined ? undefined : process.send?.bind(process);
+primary?.({ listening: server.url } satisfies ListeningMessage);
 process.stdout.write(JSON.stringify({
   time: Date.now(),
   level: 'info',
-  msg: `listening on ${server.url}`,
+  msg: primary === undefined ? `listening on ${server.url}` : `node ${config.nodeId} listening`,
+  node: config.redisUrl === undefined ? undefined : config.nodeId,
   version: VERSION,
   uws: server.backend,
   workers: config.workers,
@@ -75,3 +83,5 @@ const stop = (signal: NodeJS.Signals): void => {
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
+// The primary gone (killed): a node does not outlive it.
+if (primary !== undefined) process.on('disconnect', () => stop('SIGTERM'));
