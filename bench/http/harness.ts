@@ -1,7 +1,7 @@
 // Shared by the bench/http scripts: start a server process with its stdout in a file (reading a
 // pipe would cost the load generator CPU), drive it with autocannon, measure its CPU.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, openSync, closeSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, openSync, closeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,10 +36,7 @@ export async function startProcess(main: string, env: Record<string, string>): P
       return {
         url: match[1]!,
         child,
-        cpuSeconds: () => {
-          const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-          return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime + stime
-        },
+        cpuSeconds: () => cpuSecondsOf(child.pid!),
         stop: async () => {
           child.kill('SIGTERM');
           await exited;
@@ -49,6 +46,27 @@ export async function startProcess(main: string, env: Record<string, string>): P
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${main} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far. */
+export function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime + stime
+}
+
+/** The same for a process and every live descendant (a PROCESSES primary and its nodes). */
+export function treeCpuSecondsOf(pid: number): number {
+  let total = 0;
+  try {
+    total = cpuSecondsOf(pid);
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const child of children === '' ? [] : children.split(' ')) total += treeCpuSecondsOf(Number(child));
+    }
+  } catch {
+    // A process that exited meanwhile has no CPU left to add.
+  }
+  return total;
 }
 
 interface AutocannonResult {

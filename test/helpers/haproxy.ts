@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './postgres-server.js';
 
-export const HAPROXY_CFG = fileURLToPath(new URL('../../deploy/haproxy.cfg', import.meta.url));
+// From test/helpers (tests) or dist/test/helpers (bench:scale, compiled): the repository's own file.
+export const HAPROXY_CFG = [new URL('../../deploy/haproxy.cfg', import.meta.url), new URL('../../../deploy/haproxy.cfg', import.meta.url)]
+  .map((url) => fileURLToPath(url)).find((path) => existsSync(path)) ?? 'deploy/haproxy.cfg';
 
 interface Teardown { teardown(fn: () => unknown): void }
 

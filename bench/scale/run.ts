@@ -1,0 +1,137 @@
+// `npm run bench:scale`: the same 1 KB repair load (bench/http's body, autocannon, 50 connections)
+// against one node, one node with REDIS_URL set, PROCESSES=2 on the shared port, and two nodes
+// behind HAProxy (deploy/haproxy.cfg); then streaming push latency on a session's owner against
+// the same pushes forwarded by another node. Every node runs WORKERS=1, so the scenarios differ
+// only in how many nodes serve. CPU is read from /proc for every node process (a PROCESSES primary
+// and its nodes together) and, separately, for HAProxy. On a 2-core machine two nodes cannot go
+// faster than one: the figure to carry to bigger machines is CPU per request (docs/scaling.md).
+// Options: --seconds N (default 5), --connections N (default 50), --pushes N (default 2000).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startHaproxy } from '../../test/helpers/haproxy.js';
+import { freePort } from '../../test/helpers/postgres-server.js';
+import { startRedis } from '../../test/helpers/redis-server.js';
+import { KeepAliveClient } from '../stream/keep-alive-client.js';
+import { cpuSecondsOf, load, SERVER_MAIN, startProcess, treeCpuSecondsOf, type LoadResult, type Process } from '../http/harness.js';
+import { REPAIR_BODY } from '../http/payload.js';
+import { printTable } from '../lib/table.js';
+
+const { values } = parseArgs({ options: {
+  seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '50' }, pushes: { type: 'string', default: '2000' },
+} });
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const pushes = Number(values.pushes);
+const KEY = 'bench-scale-key-unlimited';
+const auth = { authorization: `Bearer ${KEY}` };
+const SECRET = 'bench-scale-cluster-secret-0123456789';
+
+// Teardowns of the test helpers (redis-server, haproxy), run last to first at the end or on Ctrl-C.
+const teardowns: (() => unknown)[] = [];
+const owner = { teardown: (fn: () => unknown) => void teardowns.push(fn) };
+const started: Process[] = [];
+async function cleanUp(): Promise<void> {
+  for (const p of started.splice(0)) await p.stop().catch(() => {});
+  for (const fn of teardowns.splice(0).reverse()) await fn();
+}
+process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
+
+const dataDir = mkdtempSync(join(tmpdir(), 'jsonmend-bench-scale-'));
+teardowns.push(() => rmSync(dataDir, { recursive: true, force: true }));
+const redis = await startRedis(owner);
+const base = { WORKERS: '1', API_KEYS: `${KEY}:unlimited`, LOG_LEVEL: 'warn', DATA_DIR: dataDir };
+const clustered = { ...base, REDIS_URL: redis.url, CLUSTER_SECRET: SECRET };
+
+async function node(env: Record<string, string>): Promise<Process> {
+  const p = await startProcess(SERVER_MAIN, env);
+  started.push(p);
+  return p;
+}
+async function stopAll(): Promise<void> {
+  for (const p of started.splice(0)) await p.stop();
+}
+
+interface Row { name: string; result: LoadResult; proxyCpuUsPerRequest: number | null }
+const rows: Row[] = [];
+async function measure(name: string, target: Process, proxyCpu: (() => number) | null = null): Promise<void> {
+  const check = (await (await fetch(target.url + '/v1/repair', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: REPAIR_BODY })).json()) as { success: boolean };
+  if (check.success !== true) throw new Error(`${name}: the sanity repair failed`);
+  const proxyBefore = proxyCpu?.() ?? 0;
+  const result = await load(target, '/v1/repair', REPAIR_BODY, auth, connections, seconds);
+  // load() reads the proxy's CPU over warm-up and run alike; per request over the run's share.
+  const proxyPerRequest = proxyCpu === null ? null : ((proxyCpu() - proxyBefore) / (seconds + 2) / result.requestsPerSecond) * 1e6;
+  rows.push({ name, result, proxyCpuUsPerRequest: proxyPerRequest });
+  process.stdout.write(`${name}: ${Math.round(result.requestsPerSecond)} req/s\n`);
+}
+
+/** Several processes measured as one target: CPU is their sum. */
+function together(url: string, processes: Process[]): Process {
+  return { url, child: processes[0]!.child, cpuSeconds: () => processes.reduce((sum, p) => sum + p.cpuSeconds(), 0), stop: async () => {} };
+}
+
+process.stdout.write(`body ${Buffer.byteLength(REPAIR_BODY)} bytes, ${connections} connections, ${seconds} s per run (+2 s warm-up), WORKERS=1 per node\n`);
+
+await measure('one node', await node(base));
+await stopAll();
+await measure('one node, REDIS_URL set', await node(clustered));
+await stopAll();
+const primary = await node({ ...clustered, PROCESSES: '2', NODE_ID: 'bench' });
+await measure('PROCESSES=2, shared port', { ...primary, cpuSeconds: () => treeCpuSecondsOf(primary.child.pid!) });
+await stopAll();
+
+const ports = [await freePort(), await freePort()];
+const a = await node({ ...clustered, NODE_ID: 'a', PORT: String(ports[0]) });
+const b = await node({ ...clustered, NODE_ID: 'b', PORT: String(ports[1]) });
+const haproxy = await startHaproxy(owner, `127.0.0.1:${ports[0]}`, `127.0.0.1:${ports[1]}`);
+await haproxy.waitUp();
+await measure('two nodes behind HAProxy', together(haproxy.url, [a, b]), () => cpuSecondsOf(haproxy.child.pid!));
+
+printTable(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'node cores', 'node CPU µs/req', 'HAProxy CPU µs/req', 'errors'], rows.map(({ name, result: r, proxyCpuUsPerRequest }) => [
+  name, Math.round(r.requestsPerSecond), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2), r.serverCores.toFixed(2),
+  ((r.serverCores / r.requestsPerSecond) * 1e6).toFixed(1), proxyCpuUsPerRequest === null ? '-' : proxyCpuUsPerRequest.toFixed(1), r.errors,
+]));
+
+// Push latency: one session owned by node a, pushed in alternating blocks straight to a and
+// through b (which forwards to a), on one keep-alive connection each, one push at a time.
+const clientA = await KeepAliveClient.open(a.url, `Bearer ${KEY}`);
+const clientB = await KeepAliveClient.open(b.url, `Bearer ${KEY}`);
+const chunk = JSON.stringify({ id: 0, name: 'a record of about one hundred bytes', tags: ['x', 'y', 'z'], ok: true }).slice(0, 96) + ', ';
+const body = (id: string): string => JSON.stringify({ session_id: id, chunk });
+const latencies = { local: [] as number[], forwarded: [] as number[] };
+const cpu = { local: 0, forwarded: 0 };
+const BLOCK = 100;
+// Sessions are renewed before their buffer nears the 5 MiB limit.
+let sessionId = '';
+let pushedBytes = Infinity;
+for (let done = 0; done < 2 * pushes; done += BLOCK) {
+  if (pushedBytes > 4_000_000) {
+    const answer = JSON.parse(await clientA.post('/v1/repair/stream/start', JSON.stringify({ echo_buffer: false }))) as { session_id: string };
+    sessionId = answer.session_id;
+    pushedBytes = 0;
+  }
+  const which = (done / BLOCK) % 2 === 0 ? 'local' : 'forwarded';
+  const client = which === 'local' ? clientA : clientB;
+  const cpuBefore = a.cpuSeconds() + b.cpuSeconds();
+  for (let i = 0; i < BLOCK; i++) {
+    const t0 = performance.now();
+    const answer = await client.post('/v1/repair/stream/push', body(sessionId));
+    latencies[which].push(performance.now() - t0);
+    if (!answer.startsWith('{"state"')) throw new Error(`push failed: ${answer.slice(0, 200)}`);
+  }
+  cpu[which] += a.cpuSeconds() + b.cpuSeconds() - cpuBefore;
+  pushedBytes += BLOCK * Buffer.byteLength(chunk);
+}
+clientA.close();
+clientB.close();
+const stats = (list: number[]): { p50: number; p99: number; mean: number } => {
+  const sorted = Float64Array.from(list).sort();
+  return { p50: sorted[Math.floor(sorted.length / 2)]!, p99: sorted[Math.floor(sorted.length * 0.99)]!, mean: list.reduce((s, v) => s + v, 0) / list.length };
+};
+process.stdout.write(`\npush latency, ${Buffer.byteLength(chunk)}-byte chunks, ${pushes} pushes each, alternating blocks of ${BLOCK}\n`);
+printTable(['push', 'p50 ms', 'p99 ms', 'mean ms', 'CPU µs/push (both nodes)'], (['local', 'forwarded'] as const).map((which) => {
+  const s = stats(latencies[which]);
+  return [which === 'local' ? 'to the owner' : 'via the other node (forwarded)', s.p50.toFixed(3), s.p99.toFixed(3), s.mean.toFixed(3), ((cpu[which] / pushes) * 1e6).toFixed(0)];
+}));
+await cleanUp();
