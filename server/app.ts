@@ -8,6 +8,7 @@ import { ClientIpResolver } from './http/client-ip.js';
 import type { HttpContext } from './http/http-context.js';
 import { jsonPostHandler } from './http/json-post.js';
 import { Lifecycle } from './http/lifecycle.js';
+import { listen } from './http/listen.js';
 import { mountRoutes, type RouteEntry } from './http/router.js';
 import { Logger } from './observe/logger.js';
 import { Metrics } from './observe/metrics.js';
@@ -18,7 +19,7 @@ import { InlineSchemaGate } from './tasks/inline-schema-gate.js';
 import { statusRoutes } from './routes/status-routes.js';
 import { Streaming } from './streaming/streaming.js';
 import type { RepairTaskSettings } from './tasks/repair-task.js';
-import { loadUws, type us_listen_socket, type UwsBackend } from './uws/load-uws.js';
+import { loadUws, type UwsBackend } from './uws/load-uws.js';
 
 export interface ServerParts {
   /** Default: an in-memory store seeded from API_KEYS. */
@@ -30,6 +31,8 @@ export interface ServerParts {
   /** More endpoints (e.g. the streaming routes), mounted beside the built-in ones. */
   extraRoutes?: (ctx: HttpContext, pool: RepairPool) => RouteEntry[];
   logger?: Logger;
+  /** Share the port with other server processes on purpose (see http/listen.ts). Default: exclusive. */
+  reusePort?: boolean;
 }
 
 export interface RunningServer {
@@ -99,12 +102,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   const app = uws.App();
   mountRoutes(app, ctx, routes);
 
-  const listenSocket = await new Promise<us_listen_socket>((resolve, reject) => {
-    app.listen(config.host, config.port, (socket) => {
-      if (socket === false) reject(new Error(`cannot listen on ${config.host}:${config.port}`));
-      else resolve(socket);
-    });
-  }).catch(async (error: unknown) => {
+  const listenSocket = await listen(app, { host: config.host, port: config.port, reusePort: parts.reusePort }).catch(async (error: unknown) => {
     await pool.close();
     await streaming.close();
     throw error;
