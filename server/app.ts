@@ -9,6 +9,7 @@ import { ClientIpResolver } from './http/client-ip.js';
 import type { HttpContext } from './http/http-context.js';
 import { jsonPostHandler } from './http/json-post.js';
 import { Lifecycle } from './http/lifecycle.js';
+import { listen } from './http/listen.js';
 import { mountRoutes, type RouteEntry } from './http/router.js';
 import { Logger } from './observe/logger.js';
 import { Metrics } from './observe/metrics.js';
@@ -19,7 +20,7 @@ import { InlineSchemaGate } from './tasks/inline-schema-gate.js';
 import { statusRoutes } from './routes/status-routes.js';
 import { Streaming } from './streaming/streaming.js';
 import type { RepairTaskSettings } from './tasks/repair-task.js';
-import { loadUws, type TemplatedApp, type us_listen_socket, type UwsBackend } from './uws/load-uws.js';
+import { loadUws, type us_listen_socket, type UwsBackend } from './uws/load-uws.js';
 
 export interface ServerParts {
   /** Default: an in-memory store seeded from API_KEYS. */
@@ -31,6 +32,8 @@ export interface ServerParts {
   /** More endpoints (e.g. the streaming routes), mounted beside the built-in ones. */
   extraRoutes?: (ctx: HttpContext, pool: RepairPool) => RouteEntry[];
   logger?: Logger;
+  /** Share the port with other server processes on purpose (see http/listen.ts). Default: exclusive. */
+  reusePort?: boolean;
 }
 
 export interface RunningServer {
@@ -108,10 +111,10 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   // forwards on a port of its own, since the shared one cannot address one process.
   const shared = config.processIndex !== undefined;
   let peerSocket: us_listen_socket | null = null;
-  const listenSocket = await listen(app, config.host, config.port, shared).then(async (socket) => {
+  const listenSocket = await listen(app, { host: config.host, port: config.port, reusePort: shared || parts.reusePort }).then(async (socket) => {
     if (cluster !== null && shared) {
       const peer = config.peerUrl === undefined ? { host: '127.0.0.1', port: 0 } : { host: config.host, port: Number(new URL(config.peerUrl).port || 80) };
-      peerSocket = await listen(app, peer.host, peer.port, false).catch((error: unknown) => {
+      peerSocket = await listen(app, peer).catch((error: unknown) => {
         uws.us_listen_socket_close(socket);
         throw error;
       });
@@ -156,20 +159,4 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   };
 
   return { url: `http://${host}:${port}`, port, backend, logger, shutdown };
-}
-
-type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => TemplatedApp;
-
-/** Listens on host:port; `shared` lets other processes listen on the same port (SO_REUSEPORT). */
-function listen(app: TemplatedApp, host: string, port: number, shared: boolean): Promise<us_listen_socket> {
-  return new Promise((resolve, reject) => {
-    const done = (socket: us_listen_socket | false): void => {
-      if (socket === false) reject(new Error(`cannot listen on ${host}:${port}`));
-      else resolve(socket);
-    };
-    // uWS takes (host, port, options, cb), though its typings omit it; 0 = LIBUS_LISTEN_DEFAULT, which
-    // sets SO_REUSEPORT on Linux.
-    if (shared) (app.listen as unknown as ListenWithOptions).call(app, host, port, 0, done);
-    else app.listen(host, port, done);
-  });
 }

@@ -1,9 +1,9 @@
 // AccountsStorage on an embedded SQLite file (better-sqlite3): `${dataDir}/jsonmend.sqlite`, WAL
 // mode so the CLI and the server share it, statements prepared once. Calls are synchronous inside;
 // the server calls them only from start-up and background flushers, never per request.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { makeDataDir } from './data-dir.js';
 import { migrate } from './migrations.js';
 import type {
   AccountsStorage, LastUsed, MetadataRow, NewKey, SeedOutcome, StoredKey, StoredUser, UsageDelta,
@@ -65,7 +65,7 @@ export class SqliteStorage implements AccountsStorage {
   readonly #tx;
 
   constructor(options: SqliteStorageOptions) {
-    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    makeDataDir(options.dataDir);
     this.path = dbPathFor(options.dataDir);
     const db = new Database(this.path);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 50))}`);

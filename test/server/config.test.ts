@@ -77,3 +77,13 @@ t.test('uWS fallback: refused unless UWS_ALLOW_FALLBACK=1, then reported by /hea
   const native = await startServer(t, {});
   t.equal((await (await fetch(`${native.url}/health`)).json()).uws, 'native');
 });
+
+t.test('a DATA_DIR that cannot be created stops the start at once, naming it', async (t) => {
+  // Under /proc, Node's recursive mkdir loops forever at 100% CPU; the start must fail instead.
+  const started = performance.now();
+  const refused = await expectRefusal({ DATA_DIR: '/proc/nope/data' }, 8_000);
+  t.equal(refused.code, 1, 'non-zero exit, not killed by the timeout');
+  t.ok(performance.now() - started < 7_000, 'refused within seconds');
+  t.match(refused.stderr, /DATA_DIR \(\/proc\/nope\/data\)/);
+  t.notMatch(refused.stdout, /listening on/);
+});
