@@ -2,6 +2,7 @@
 // The accounts and streaming layers plug in through ServerParts, without touching the pipeline.
 import { warmUpSchemaCompiler } from '../engine/schema/index.js';
 import { MemoryKeyStore, type KeyStore } from './auth/key-store.js';
+import type { StoreStatus } from './cluster/store-health.js';
 import type { Config } from './config/load-config.js';
 import { ADMIT_ALL, type Admission } from './http/admission.js';
 import { ClientIpResolver } from './http/client-ip.js';
@@ -30,6 +31,8 @@ export interface ServerParts {
   /** More endpoints (e.g. the streaming routes), mounted beside the built-in ones. */
   extraRoutes?: (ctx: HttpContext, pool: RepairPool) => RouteEntry[];
   logger?: Logger;
+  /** Shared stores' health (REDIS_URL, DATABASE_URL): /health's `degraded`, /metrics' store series. */
+  stores?: StoreStatus;
 }
 
 export interface RunningServer {
@@ -83,6 +86,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   // Streaming sessions run in their own worker threads (docs/streaming.md "Pinning").
   const streaming = new Streaming(config, logger);
   metrics.addSource(() => streaming.metricLines());
+  if (parts.stores !== undefined) metrics.addSource(() => parts.stores!.metricLines());
   metrics.addSource(() => [
     '# HELP jsonmend_pool_tasks_cancelled_total Queued repairs dropped before they ran because their client went away.',
     '# TYPE jsonmend_pool_tasks_cancelled_total counter',
@@ -91,7 +95,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   const routes: RouteEntry[] = [
     { method: 'post', path: '/v1/repair', name: repair.name, handler: jsonPostHandler(repair, ctx) },
     { method: 'post', path: '/v1/demo/repair', name: demo.name, handler: jsonPostHandler(demo, ctx) },
-    ...statusRoutes(ctx, pool, metrics, backend),
+    ...statusRoutes(ctx, pool, metrics, backend, parts.stores),
     ...streaming.routes(ctx),
     ...(parts.extraRoutes?.(ctx, pool) ?? []),
   ];

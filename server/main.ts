@@ -3,6 +3,7 @@ import { Accounts } from './accounts/index.js';
 import { RequestAdmission } from './accounts/request-admission.js';
 import { RequestRecorder } from './accounts/request-recorder.js';
 import { startServer } from './app.js';
+import { openSharedStores } from './cluster/shared-stores.js';
 import { ConfigError, loadConfig, type Config } from './config/load-config.js';
 import { Logger } from './observe/logger.js';
 import { usageRoutes } from './routes/usage-route.js';
@@ -26,13 +27,25 @@ try {
 }
 
 const logger = new Logger(config.logLevel);
-// Accounts: keys, limits and quotas served from memory; SQLite in DATA_DIR written in the background.
+// Where records live (PostgreSQL with DATABASE_URL, else SQLite in DATA_DIR) and, with REDIS_URL,
+// the limits shared with other nodes (docs/scaling.md "What each store holds").
+const stores = await openSharedStores(config, {
+  onError: (store, error) => logger.log('warn', `${store} connection error`, { error: error.message }),
+  onChange: (store, up, error) => logger.log(up ? 'info' : 'error', up ? `${store} is back` : `${store} is down: serving on local fallbacks`,
+    up ? {} : { error: (error as Error)?.message ?? String(error) }),
+}).catch((error: unknown) => fatal(config.databaseUrl === undefined
+  ? `cannot open the accounts database in DATA_DIR (${config.dataDir}): ${(error as Error).message}`
+  : `cannot open the accounts database at DATABASE_URL: ${(error as Error).message}`));
+// Accounts: keys, limits and quotas served from memory; storage written in the background.
 const accounts = await Accounts.open({
   dataDir: config.dataDir,
   apiKeys: config.apiKeys,
   demoLimitPerHour: config.demoLimitPerHour,
+  ...(stores.opened.kind === 'postgres' ? { storage: stores.opened.storage } : {}),
+  ...(stores.limiter === undefined ? {} : { limiter: stores.limiter }),
+  ...(stores.demo === undefined ? {} : { demo: stores.demo }),
   onError: (error) => logger.log('error', 'accounts background task failed', { error: (error as Error)?.message ?? String(error) }),
-}).catch((error: unknown) => fatal(`cannot open the accounts database in DATA_DIR (${config.dataDir}): ${(error as Error).message}`));
+}).catch((error: unknown) => fatal(`cannot open the accounts database (${stores.opened.where}): ${(error as Error).message}`));
 accounts.start();
 if (accounts.seeded.length > 0) {
   logger.log('info', 'API_KEYS seeded', { keys: accounts.seeded.map((s) => `${s.prefix}…:${s.outcome}`).join(', ') });
@@ -43,6 +56,7 @@ const server = await startServer(config, {
   keyStore: accounts.keys,
   admission: new RequestAdmission({ keyed: accounts.admission, demo: accounts.demo }),
   observers: [new RequestRecorder({ quota: accounts.quota, metadata: accounts.metadata })],
+  stores: stores.status,
   extraRoutes: (ctx) => [...usageRoutes(ctx, accounts), ...webRoutes(ctx, { accounts })],
 }).catch((error: unknown) => fatal((error as Error).message));
 
@@ -64,6 +78,7 @@ const stop = (signal: NodeJS.Signals): void => {
   server.shutdown().then(async ({ drained }) => {
     // Every answered request has been observed: write the buffered usage and metadata, then close.
     await accounts.close().catch((error: unknown) => server.logger.log('error', 'accounts flush failed', { error: (error as Error)?.message }));
+    await stores.close();
     server.logger.log(drained ? 'info' : 'warn', drained ? 'stopped' : 'stopped with requests still in flight');
     server.logger.flush();
     process.exit(drained ? 0 : 1);

@@ -5,7 +5,7 @@
 import { displayPrefix, generateApiKey, hashApiKey, newKeyId, randomBase62 } from '../../accounts/api-key.js';
 import { systemClock, type Clock } from '../../accounts/clock.js';
 import { monthOf, nextMonthStart, type UsageReport } from '../../accounts/quota.js';
-import type { AccountsStorage, StoredKey } from '../../accounts/storage.js';
+import { isUniqueViolation, type AccountsStorage, type StoredKey } from '../../accounts/storage.js';
 import { TIERS } from '../../accounts/tiers.js';
 import { consoleFailure, type ConsoleFailure } from './console-errors.js';
 import type { LoginLimiter } from './login-limiter.js';
@@ -14,7 +14,7 @@ import type { Session, SessionStore } from './sessions.js';
 
 /** The parts of the accounts layer the console needs (server/accounts/index.ts `Accounts` fits). */
 export interface ConsoleAccounts {
-  readonly storage: Pick<AccountsStorage, 'createUser' | 'findUserByEmail' | 'createKey' | 'listKeysByUser' | 'keyPrefixExists' | 'revokeKey'>;
+  readonly storage: Pick<AccountsStorage, 'createUser' | 'findUserByEmail' | 'createUserKey' | 'listKeysByUser' | 'keyPrefixExists' | 'revokeKey'>;
   readonly keys: { refresh(force?: boolean): Promise<boolean> };
   readonly quota: { count(keyId: string): number };
 }
@@ -105,7 +105,7 @@ export class ConsoleService {
       await storage.createUser({ id, email, passwordHash, createdAt: this.#clock.now() });
     } catch (error) {
       // Two sign-ups for one address at once: the UNIQUE index lets one through.
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return fail(consoleFailure('EMAIL_TAKEN'));
+      if (isUniqueViolation(error)) return fail(consoleFailure('EMAIL_TAKEN'));
       throw error;
     }
     return ok(this.#sessions.create(id, email));
@@ -141,15 +141,15 @@ export class ConsoleService {
     if (!KEY_NAME.test(name)) return Promise.resolve(fail(consoleFailure('INVALID_KEY_NAME')));
     return this.#locked(session.userId, async () => {
       const { storage, keys } = this.#accounts;
-      const owned = await storage.listKeysByUser(session.userId);
-      if (owned.filter((k) => k.revokedAt === null).length >= MAX_ACTIVE_KEYS) return fail(consoleFailure('KEY_LIMIT_REACHED'));
       // Display prefixes stay unique, as the CLI keeps them, so `key revoke <prefix>` names one key.
       let key = generateApiKey();
       while (await storage.keyPrefixExists(displayPrefix(key))) key = generateApiKey();
-      const stored = await storage.createKey({
+      // The count and the insert are one transaction: the limit holds across nodes too.
+      const stored = await storage.createUserKey({
         id: newKeyId(), hash: hashApiKey(key), prefix: displayPrefix(key), name, tier: CONSOLE_TIER,
         userId: session.userId, createdAt: this.#clock.now(),
-      });
+      }, MAX_ACTIVE_KEYS);
+      if (stored === null) return fail(consoleFailure('KEY_LIMIT_REACHED'));
       await keys.refresh(); // usable at once, not after the next 500 ms probe
       return ok({ key, record: keyView(stored) });
     });
