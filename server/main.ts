@@ -58,6 +58,7 @@ const server = await startServer(config, {
   observers: [new RequestRecorder({ quota: accounts.quota, metadata: accounts.metadata })],
   stores: stores.status,
   extraRoutes: (ctx) => [...usageRoutes(ctx, accounts), ...webRoutes(ctx, { accounts })],
+  metricSources: [() => accounts.metricLines(), () => stores.status.metricLines()],
 }).catch((error: unknown) => fatal((error as Error).message));
 
 process.stdout.write(JSON.stringify({

@@ -104,6 +104,18 @@ export class Accounts {
     }
   }
 
+  /** Prometheus lines of the accounts layer (no labels). */
+  metricLines(): string[] {
+    return [
+      '# HELP jsonmend_key_store_miss_probes_total Storage probes run because a request named a key not in memory.',
+      '# TYPE jsonmend_key_store_miss_probes_total counter',
+      `jsonmend_key_store_miss_probes_total ${this.keys.missProbes}`,
+      '# HELP jsonmend_key_store_negative_hits_total Unknown keys refused from the negative cache, without a probe.',
+      '# TYPE jsonmend_key_store_negative_hits_total counter',
+      `jsonmend_key_store_negative_hits_total ${this.keys.negativeHits}`,
+    ];
+  }
+
   /** Writes everything buffered now. */
   async flush(): Promise<void> {
     await this.quota.flush();
