@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config/load-config.js';
 import { Logger } from './observe/logger.js';
 import { usageRoutes } from './routes/usage-route.js';
 import { VERSION } from './version.js';
-import { webRoutes } from './web/web-routes.js';
+import { sharedConsole, webRoutes } from './web/web-routes.js';
 
 // A closed stdout (EPIPE) must not kill the service; logs are best effort.
 process.stdout.on('error', () => {});
@@ -57,7 +57,11 @@ const server = await startServer(config, {
   admission: new RequestAdmission({ keyed: accounts.admission, demo: accounts.demo }),
   observers: [new RequestRecorder({ quota: accounts.quota, metadata: accounts.metadata })],
   stores: stores.status,
-  extraRoutes: (ctx) => [...usageRoutes(ctx, accounts), ...webRoutes(ctx, { accounts })],
+  extraRoutes: (ctx) => [...usageRoutes(ctx, accounts), ...webRoutes(ctx, {
+    accounts,
+    // With REDIS_URL a browser signed in through one node is signed in on all (loadConfig requires CLUSTER_SECRET).
+    ...(stores.redis === undefined ? {} : { shared: sharedConsole(stores.redis, stores.redisHealth!, config.clusterSecret!) }),
+  })],
   metricSources: [() => accounts.metricLines(), () => stores.status.metricLines()],
 }).catch((error: unknown) => fatal((error as Error).message));
 

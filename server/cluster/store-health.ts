@@ -119,3 +119,10 @@ export class StoreStatus {
     return lines;
   }
 }
+
+/** A shared store could not be reached for an operation that has no local fallback (console sessions). */
+export class StoreUnavailable extends Error {
+  constructor(readonly store: StoreName, cause: unknown) {
+    super(`${store} is unavailable: ${(cause as Error)?.message ?? String(cause)}`);
+  }
+}

@@ -8,9 +8,9 @@ import { monthOf, nextMonthStart, type UsageReport } from '../../accounts/quota.
 import { isUniqueViolation, type AccountsStorage, type StoredKey } from '../../accounts/storage.js';
 import { TIERS } from '../../accounts/tiers.js';
 import { consoleFailure, type ConsoleFailure } from './console-errors.js';
-import type { LoginLimiter } from './login-limiter.js';
+import type { SignInLimiter } from './login-limiter.js';
 import { HasherBusy, type PasswordHasher } from './password.js';
-import type { Session, SessionStore } from './sessions.js';
+import type { ConsoleSessions, Session } from './sessions.js';
 
 /** The parts of the accounts layer the console needs (server/accounts/index.ts `Accounts` fits). */
 export interface ConsoleAccounts {
@@ -66,17 +66,17 @@ export function keyView(k: StoredKey): KeyView {
 
 export interface ConsoleServiceOptions {
   accounts: ConsoleAccounts;
-  sessions: SessionStore;
+  sessions: ConsoleSessions;
   hasher: PasswordHasher;
-  limiter: LoginLimiter;
+  limiter: SignInLimiter;
   clock?: Clock;
 }
 
 export class ConsoleService {
   readonly #accounts: ConsoleAccounts;
-  readonly #sessions: SessionStore;
+  readonly #sessions: ConsoleSessions;
   readonly #hasher: PasswordHasher;
-  readonly #limiter: LoginLimiter;
+  readonly #limiter: SignInLimiter;
   readonly #clock: Clock;
   /** Key changes run one at a time per user, so the active-key limit holds under double clicks. */
   readonly #keyLocks = new Map<string, Promise<unknown>>();
@@ -94,7 +94,7 @@ export class ConsoleService {
     const email = normalizeEmail(rawEmail);
     if (email === null) return fail(consoleFailure('INVALID_EMAIL'));
     if (!validPassword(password)) return fail(consoleFailure('WEAK_PASSWORD'));
-    const wait = this.#limiter.begin(ip, null);
+    const wait = await this.#limiter.begin(ip, null);
     if (wait > 0) return fail(consoleFailure('TOO_MANY_ATTEMPTS', undefined, wait));
     const { storage } = this.#accounts;
     if ((await storage.findUserByEmail(email)) !== undefined) return fail(consoleFailure('EMAIL_TAKEN'));
@@ -108,7 +108,7 @@ export class ConsoleService {
       if (isUniqueViolation(error)) return fail(consoleFailure('EMAIL_TAKEN'));
       throw error;
     }
-    return ok(this.#sessions.create(id, email));
+    return ok(await this.#sessions.create(id, email));
   }
 
   /** Checks the password (under the sign-in limit); returns a new session id. */
@@ -117,18 +117,18 @@ export class ConsoleService {
     if (email === null || typeof password !== 'string' || password.length > 1024) {
       return fail(consoleFailure('INVALID_CREDENTIALS'));
     }
-    const wait = this.#limiter.begin(ip, email);
+    const wait = await this.#limiter.begin(ip, email);
     if (wait > 0) return fail(consoleFailure('TOO_MANY_ATTEMPTS', undefined, wait));
     const user = await this.#accounts.storage.findUserByEmail(email);
     const verified = await this.#hashed(() =>
       user === undefined ? this.#hasher.verifyDecoy(password) : this.#hasher.verify(password, user.passwordHash));
     if (typeof verified !== 'boolean') return fail(verified);
     if (!verified || user === undefined) {
-      this.#limiter.failed(email);
+      await this.#limiter.failed(email);
       return fail(consoleFailure('INVALID_CREDENTIALS'));
     }
-    this.#limiter.succeeded(email);
-    return ok(this.#sessions.create(user.id, user.email));
+    await this.#limiter.succeeded(email);
+    return ok(await this.#sessions.create(user.id, user.email));
   }
 
   async listKeys(session: Session): Promise<KeyView[]> {
