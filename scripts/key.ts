@@ -1,18 +1,19 @@
 // `npm run key -- create --tier pro [--name x]` | `list` | `revoke <prefix-or-id>`.
-// The operator's key tool. It writes the same SQLite file the server reads (DATA_DIR, default
-// ./data); a running server picks changes up within a second. `create` prints the key as the last
+// The operator's key tool. It writes the storage the server reads (server/accounts/open-storage.ts:
+// PostgreSQL with DATABASE_URL, else the SQLite file in DATA_DIR, default ./data); running servers
+// pick changes up within a second. `create` prints the key as the last
 // line of its output, and that is the only time the key is ever shown.
 import { parseArgs } from 'node:util';
 import { displayPrefix, generateApiKey, hashApiKey, newKeyId } from '../server/accounts/api-key.js';
 import { isTierName, TIER_NAMES } from '../server/accounts/key-record.js';
-import { SqliteStorage } from '../server/accounts/sqlite-storage.js';
+import { openStorage } from '../server/accounts/open-storage.js';
 import type { StoredKey } from '../server/accounts/storage.js';
 
 const USAGE = `usage:
   npm run key -- create --tier <${TIER_NAMES.join('|')}> [--name <name>]
   npm run key -- list
   npm run key -- revoke <prefix-or-id>
-environment: DATA_DIR (default ./data)`;
+environment: DATABASE_URL (PostgreSQL), else DATA_DIR (default ./data)`;
 
 class UsageError extends Error {}
 
@@ -27,7 +28,7 @@ function table(keys: readonly StoredKey[]): string {
   return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
 
-async function run(argv: string[], dataDir: string): Promise<void> {
+async function run(argv: string[], dataDir: string, databaseUrl: string | undefined): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -41,7 +42,7 @@ async function run(argv: string[], dataDir: string): Promise<void> {
   }
   if (command === 'revoke' && rest.length !== 1) throw new UsageError('revoke needs exactly one prefix or id');
 
-  const storage = new SqliteStorage({ dataDir, busyTimeoutMs: 5_000 });
+  const { storage, where } = await openStorage({ dataDir, databaseUrl }, { busyTimeoutMs: 5_000 });
   try {
     if (command === 'create') {
       const tier = values.tier as (typeof TIER_NAMES)[number];
@@ -53,12 +54,12 @@ async function run(argv: string[], dataDir: string): Promise<void> {
       const stored = await storage.createKey({
         id: newKeyId(), hash: hashApiKey(key), prefix: displayPrefix(key), name, tier, createdAt: Date.now(),
       });
-      console.log(`Created ${stored.tier} key ${stored.id}${name ? ` "${name}"` : ''} (prefix ${stored.prefix}) in ${storage.path}.`);
+      console.log(`Created ${stored.tier} key ${stored.id}${name ? ` "${name}"` : ''} (prefix ${stored.prefix}) in ${where}.`);
       console.log('Copy it now: it is shown only this once and stored only as a hash.');
       console.log(key);
     } else if (command === 'list') {
       const keys = await storage.listKeys();
-      console.log(keys.length === 0 ? `No keys in ${storage.path}.` : table(keys));
+      console.log(keys.length === 0 ? `No keys in ${where}.` : table(keys));
     } else {
       const target = rest[0]!;
       const { revoked, matches } = await storage.revokeKey(target, Date.now());
@@ -78,7 +79,7 @@ async function run(argv: string[], dataDir: string): Promise<void> {
 }
 
 try {
-  await run(process.argv.slice(2), process.env['DATA_DIR']?.trim() || './data');
+  await run(process.argv.slice(2), process.env['DATA_DIR']?.trim() || './data', process.env['DATABASE_URL']?.trim() || undefined);
 } catch (error) {
   const message = (error as Error).message;
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

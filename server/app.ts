@@ -2,7 +2,9 @@
 // The accounts and streaming layers plug in through ServerParts, without touching the pipeline.
 import { warmUpSchemaCompiler } from '../engine/schema/index.js';
 import { MemoryKeyStore, type KeyStore } from './auth/key-store.js';
+import type { Redis } from 'ioredis';
 import { ClusterNode } from './cluster/cluster-node.js';
+import type { StoreStatus } from './cluster/store-health.js';
 import type { Config } from './config/load-config.js';
 import { ADMIT_ALL, type Admission } from './http/admission.js';
 import { ClientIpResolver } from './http/client-ip.js';
@@ -31,9 +33,15 @@ export interface ServerParts {
   observers?: RequestObserver[];
   /** More endpoints (e.g. the streaming routes), mounted beside the built-in ones. */
   extraRoutes?: (ctx: HttpContext, pool: RepairPool) => RouteEntry[];
+  /** More /metrics series (the accounts layer's); labels must be bounded. */
+  metricSources?: ReadonlyArray<() => readonly string[]>;
   logger?: Logger;
   /** Share the port with other server processes on purpose (see http/listen.ts). Default: exclusive. */
   reusePort?: boolean;
+  /** Shared stores' health (REDIS_URL, DATABASE_URL): /health's `degraded` and `stores`. */
+  stores?: StoreStatus;
+  /** The node's Redis client (REDIS_URL), shared with the cluster layer; default: its own. */
+  redis?: Redis;
 }
 
 export interface RunningServer {
@@ -85,11 +93,12 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   const repair = new RepairRoute('repair', ctx, pool, settings, schemaGate);
   const demo = new RepairRoute('demo', ctx, pool, settings, schemaGate);
   // With REDIS_URL this node is one of several: sessions held elsewhere are forwarded to their owner.
-  const cluster = config.redisUrl === undefined ? null : new ClusterNode(config, logger);
+  const cluster = config.redisUrl === undefined ? null : new ClusterNode(config, logger, parts.redis);
   // Streaming sessions run in their own worker threads (docs/streaming.md "Pinning").
   const streaming = new Streaming(config, logger, cluster?.forwarder ?? null);
   if (cluster !== null) metrics.addSource(() => cluster.metricLines());
   metrics.addSource(() => streaming.metricLines());
+  for (const source of parts.metricSources ?? []) metrics.addSource(source);
   metrics.addSource(() => [
     '# HELP jsonmend_pool_tasks_cancelled_total Queued repairs dropped before they ran because their client went away.',
     '# TYPE jsonmend_pool_tasks_cancelled_total counter',
@@ -98,7 +107,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   const routes: RouteEntry[] = [
     { method: 'post', path: '/v1/repair', name: repair.name, handler: jsonPostHandler(repair, ctx) },
     { method: 'post', path: '/v1/demo/repair', name: demo.name, handler: jsonPostHandler(demo, ctx) },
-    ...statusRoutes(ctx, pool, metrics, backend),
+    ...statusRoutes(ctx, pool, metrics, backend, parts.stores),
     ...streaming.routes(ctx),
     ...(cluster?.routes(ctx, streaming.sessions) ?? []),
     ...(parts.extraRoutes?.(ctx, pool) ?? []),

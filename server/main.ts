@@ -4,11 +4,12 @@ import { RequestAdmission } from './accounts/request-admission.js';
 import { RequestRecorder } from './accounts/request-recorder.js';
 import { startServer } from './app.js';
 import { runPrimary, type ListeningMessage } from './cluster/process-primary.js';
+import { openSharedStores } from './cluster/shared-stores.js';
 import { ConfigError, loadConfig, type Config } from './config/load-config.js';
 import { Logger } from './observe/logger.js';
 import { usageRoutes } from './routes/usage-route.js';
 import { VERSION } from './version.js';
-import { webRoutes } from './web/web-routes.js';
+import { sharedConsole, webRoutes } from './web/web-routes.js';
 
 // A closed stdout (EPIPE) must not kill the service; logs are best effort.
 process.stdout.on('error', () => {});
@@ -30,13 +31,25 @@ try {
 if (config.processes > 1 && config.processIndex === undefined) await runPrimary(config, process.env, fatal);
 
 const logger = new Logger(config.logLevel);
-// Accounts: keys, limits and quotas served from memory; SQLite in DATA_DIR written in the background.
+// Where records live (PostgreSQL with DATABASE_URL, else SQLite in DATA_DIR) and, with REDIS_URL,
+// the limits shared with other nodes (docs/scaling.md "What each store holds").
+const stores = await openSharedStores(config, {
+  onError: (store, error) => logger.log('warn', `${store} connection error`, { error: error.message }),
+  onChange: (store, up, error) => logger.log(up ? 'info' : 'error', up ? `${store} is back` : `${store} is down: serving on local fallbacks`,
+    up ? {} : { error: (error as Error)?.message ?? String(error) }),
+}).catch((error: unknown) => fatal(config.databaseUrl === undefined
+  ? `cannot open the accounts database in DATA_DIR (${config.dataDir}): ${(error as Error).message}`
+  : `cannot open the accounts database at DATABASE_URL: ${(error as Error).message}`));
+// Accounts: keys, limits and quotas served from memory; storage written in the background.
 const accounts = await Accounts.open({
   dataDir: config.dataDir,
   apiKeys: config.apiKeys,
   demoLimitPerHour: config.demoLimitPerHour,
+  ...(stores.opened.kind === 'postgres' ? { storage: stores.opened.storage } : {}),
+  ...(stores.limiter === undefined ? {} : { limiter: stores.limiter }),
+  ...(stores.demo === undefined ? {} : { demo: stores.demo }),
   onError: (error) => logger.log('error', 'accounts background task failed', { error: (error as Error)?.message ?? String(error) }),
-}).catch((error: unknown) => fatal(`cannot open the accounts database in DATA_DIR (${config.dataDir}): ${(error as Error).message}`));
+}).catch((error: unknown) => fatal(`cannot open the accounts database (${stores.opened.where}): ${(error as Error).message}`));
 accounts.start();
 if (accounts.seeded.length > 0) {
   logger.log('info', 'API_KEYS seeded', { keys: accounts.seeded.map((s) => `${s.prefix}…:${s.outcome}`).join(', ') });
@@ -47,7 +60,14 @@ const server = await startServer(config, {
   keyStore: accounts.keys,
   admission: new RequestAdmission({ keyed: accounts.admission, demo: accounts.demo }),
   observers: [new RequestRecorder({ quota: accounts.quota, metadata: accounts.metadata })],
-  extraRoutes: (ctx) => [...usageRoutes(ctx, accounts), ...webRoutes(ctx, { accounts })],
+  stores: stores.status,
+  ...(stores.redis === undefined ? {} : { redis: stores.redis }),
+  extraRoutes: (ctx) => [...usageRoutes(ctx, accounts), ...webRoutes(ctx, {
+    accounts,
+    // With REDIS_URL a browser signed in through one node is signed in on all (loadConfig requires CLUSTER_SECRET).
+    ...(stores.redis === undefined ? {} : { shared: sharedConsole(stores.redis, stores.redisHealth!, config.clusterSecret!) }),
+  })],
+  metricSources: [() => accounts.metricLines(), () => stores.status.metricLines()],
 }).catch((error: unknown) => fatal((error as Error).message));
 
 // A node of PROCESSES tells its primary, which prints the one "listening on" line for all of them.
@@ -72,6 +92,7 @@ const stop = (signal: NodeJS.Signals): void => {
   server.shutdown().then(async ({ drained }) => {
     // Every answered request has been observed: write the buffered usage and metadata, then close.
     await accounts.close().catch((error: unknown) => server.logger.log('error', 'accounts flush failed', { error: (error as Error)?.message }));
+    await stores.close();
     server.logger.log(drained ? 'info' : 'warn', drained ? 'stopped' : 'stopped with requests still in flight');
     server.logger.flush();
     process.exit(drained ? 0 : 1);

@@ -2,7 +2,7 @@
 // per-minute limit, or the degraded rate once a degrading tier has used its monthly quota.
 import type { KeyRecord } from './key-record.js';
 import type { QuotaTracker } from './quota.js';
-import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
+import type { KeyRateLimiter, RateLimitDecision } from './rate-limiter.js';
 import { TIERS } from './tiers.js';
 
 export interface Admission extends RateLimitDecision {
@@ -19,10 +19,10 @@ export function newAdmission(): Admission {
 }
 
 export class KeyAdmission {
-  readonly #limiter: RateLimiter;
+  readonly #limiter: KeyRateLimiter;
   readonly #quota: QuotaTracker;
 
-  constructor(options: { limiter: RateLimiter; quota: QuotaTracker }) {
+  constructor(options: { limiter: KeyRateLimiter; quota: QuotaTracker }) {
     this.#limiter = options.limiter;
     this.#quota = options.quota;
   }

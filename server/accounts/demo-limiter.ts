@@ -5,6 +5,13 @@
 import type { Clock } from './clock.js';
 import { newDecision, type RateLimitDecision } from './rate-limiter.js';
 
+/** What the demo's admission needs: this limiter, or the Redis-shared one (server/cluster/). */
+export interface DemoRateLimiter {
+  readonly limit: number;
+  check(ipKey: string, out?: RateLimitDecision): RateLimitDecision;
+  sweep(): number;
+}
+
 export interface DemoLimiterOptions {
   clock: Clock;
   /** DEMO_LIMIT_PER_HOUR. */
@@ -15,7 +22,7 @@ export interface DemoLimiterOptions {
 
 interface Window { start: number; count: number }
 
-export class DemoLimiter {
+export class DemoLimiter implements DemoRateLimiter {
   readonly limit: number;
   readonly windowMs: number;
   readonly maxEntries: number;

@@ -4,11 +4,11 @@
 // shutdown (which flushes counters and metadata).
 import { CachedKeyStore } from './cached-key-store.js';
 import { systemClock, type Clock } from './clock.js';
-import { DemoLimiter } from './demo-limiter.js';
+import { DemoLimiter, type DemoRateLimiter } from './demo-limiter.js';
 import { KeyAdmission } from './admission.js';
 import { MetadataLog } from './metadata-log.js';
 import { QuotaTracker, type UsageReport } from './quota.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter, type KeyRateLimiter } from './rate-limiter.js';
 import { RetentionJob } from './retention.js';
 import { SqliteStorage } from './sqlite-storage.js';
 import { ThreadedMetadataWriter, type MetadataSink } from './metadata-writer.js';
@@ -23,8 +23,11 @@ export interface AccountsOptions {
   apiKeys?: readonly SeedKey[];
   demoLimitPerHour?: number;
   clock?: Clock;
-  /** Another AccountsStorage (tests, or a future PostgreSQL one); default SQLite in dataDir. */
+  /** Another AccountsStorage (open-storage.ts: PostgreSQL with DATABASE_URL); default SQLite in dataDir. */
   storage?: AccountsStorage;
+  /** Limiters shared between nodes (server/cluster/ with REDIS_URL); default in-process ones. */
+  limiter?: KeyRateLimiter;
+  demo?: DemoRateLimiter;
   /** Background failures (a locked database, a full disk); the request path carries on. */
   onError?: (error: unknown) => void;
   keyRefreshMs?: number;
@@ -39,10 +42,10 @@ export interface AccountsOptions {
 export class Accounts {
   readonly storage: AccountsStorage;
   readonly keys: CachedKeyStore;
-  readonly limiter: RateLimiter;
+  readonly limiter: KeyRateLimiter;
   readonly quota: QuotaTracker;
   readonly admission: KeyAdmission;
-  readonly demo: DemoLimiter;
+  readonly demo: DemoRateLimiter;
   readonly metadata: MetadataLog;
   readonly retention: RetentionJob;
   /** Where metadata rows go: the writer thread, or `storage` itself. */
@@ -65,13 +68,15 @@ export class Accounts {
   private constructor(options: AccountsOptions) {
     const clock = options.clock ?? systemClock;
     const onError = options.onError ?? ((error: unknown) => console.error('accounts:', error));
-    const storage = options.storage ?? new SqliteStorage({ dataDir: options.dataDir });
+    const storage: AccountsStorage = options.storage ?? new SqliteStorage({ dataDir: options.dataDir });
     this.storage = storage;
     this.keys = new CachedKeyStore({ storage, clock, refreshIntervalMs: options.keyRefreshMs ?? 500, onError });
-    this.limiter = new RateLimiter({ clock });
+    // A storage that pushes key changes (PostgreSQL NOTIFY) reloads at once; the probe stays as a backstop.
+    storage.watchKeys?.(() => { this.keys.refresh().catch(onError); });
+    this.limiter = options.limiter ?? new RateLimiter({ clock });
     this.quota = new QuotaTracker({ storage, clock, flushIntervalMs: options.flushIntervalMs ?? 1_000, onError });
     this.admission = new KeyAdmission({ limiter: this.limiter, quota: this.quota });
-    this.demo = new DemoLimiter({ clock, limitPerHour: options.demoLimitPerHour ?? 10 });
+    this.demo = options.demo ?? new DemoLimiter({ clock, limitPerHour: options.demoLimitPerHour ?? 10 });
     const threaded = options.storage === undefined && options.metadataThread !== false;
     this.metadataSink = threaded ? new ThreadedMetadataWriter({ dataDir: options.dataDir }) : storage;
     const sink = this.metadataSink;
@@ -97,6 +102,18 @@ export class Accounts {
       this.#sweepTimer = setInterval(() => { this.limiter.sweep(); this.demo.sweep(); }, 60_000);
       this.#sweepTimer.unref();
     }
+  }
+
+  /** Prometheus lines of the accounts layer (no labels). */
+  metricLines(): string[] {
+    return [
+      '# HELP jsonmend_key_store_miss_probes_total Storage probes run because a request named a key not in memory.',
+      '# TYPE jsonmend_key_store_miss_probes_total counter',
+      `jsonmend_key_store_miss_probes_total ${this.keys.missProbes}`,
+      '# HELP jsonmend_key_store_negative_hits_total Unknown keys refused from the negative cache, without a probe.',
+      '# TYPE jsonmend_key_store_negative_hits_total counter',
+      `jsonmend_key_store_negative_hits_total ${this.keys.negativeHits}`,
+    ];
   }
 
   /** Writes everything buffered now. */

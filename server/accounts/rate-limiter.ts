@@ -22,6 +22,13 @@ export function newDecision(): RateLimitDecision {
   return { allowed: true, limit: 0, remaining: 0, resetSeconds: 0, retryAfterSeconds: 0 };
 }
 
+/** What keyed admission needs of a limiter: this one, or the Redis-shared one (server/cluster/). */
+export interface KeyRateLimiter {
+  check(id: string, limit: number, out?: RateLimitDecision): RateLimitDecision;
+  peek(id: string, limit: number, out?: RateLimitDecision): RateLimitDecision;
+  sweep(): number;
+}
+
 export interface RateLimiterOptions {
   clock: Clock;
   windowMs?: number;
@@ -39,7 +46,7 @@ function tatOf(slot: Slot | undefined, now: number): number {
   return slot !== undefined && slot.tat > now ? slot.tat : now;
 }
 
-export class RateLimiter {
+export class RateLimiter implements KeyRateLimiter {
   readonly windowMs: number;
   readonly maxEntries: number;
   readonly #clock: Clock;

@@ -8,13 +8,13 @@ import type { Admission as AdmissionHook, AdmissionDecision } from '../http/admi
 import type { HeaderList } from '../http/response-writer.js';
 import { newAdmission, type KeyAdmission } from './admission.js';
 import { limitKeyForIp } from './client-ip.js';
-import type { DemoLimiter } from './demo-limiter.js';
+import type { DemoRateLimiter } from './demo-limiter.js';
 import type { KeyRecord } from './key-record.js';
 import { newDecision, type RateLimitDecision } from './rate-limiter.js';
 
 export interface RequestAdmissionOptions {
   keyed: KeyAdmission;
-  demo: DemoLimiter;
+  demo: DemoRateLimiter;
   /** Route name of the keyless demo endpoint (server/routes/repair-route.ts). */
   demoRoute?: string;
 }
@@ -26,7 +26,7 @@ export class RequestAdmission implements AdmissionHook {
   // The demo is keyed by client IP; computing it costs a header read and an address decode.
   readonly needsClientIp = true;
   readonly #keyed: KeyAdmission;
-  readonly #demo: DemoLimiter;
+  readonly #demo: DemoRateLimiter;
   readonly #demoRoute: string;
   // Filled and read synchronously inside admit(); only the header list outlives the call.
   readonly #keyDecision = newAdmission();

@@ -81,6 +81,7 @@ export class SqliteStorage implements AccountsStorage {
       keyById: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
       setTier: db.prepare('UPDATE api_keys SET tier = ? WHERE id = ?'),
       listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
+      activeByUser: db.prepare('SELECT count(*) FROM api_keys WHERE user_id = ? AND revoked_at IS NULL').pluck(),
       keysByUser: db.prepare('SELECT * FROM api_keys WHERE user_id = ? ORDER BY created_at, id'),
       prefixExists: db.prepare('SELECT EXISTS (SELECT 1 FROM api_keys WHERE prefix = ?)').pluck(),
       activeKeys: db.prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL'),
@@ -106,6 +107,12 @@ export class SqliteStorage implements AccountsStorage {
       createKey: db.transaction((k: NewKey) => {
         s.insertKey.run({ ...k, userId: k.userId ?? null });
         s.bumpVersion.run();
+      }),
+      createUserKey: db.transaction((k: NewKey & { userId: string }, maxActive: number): boolean => {
+        if ((s.activeByUser.get(k.userId) as number) >= maxActive) return false;
+        s.insertKey.run(k);
+        s.bumpVersion.run();
+        return true;
       }),
       seedKey: db.transaction((k: NewKey): SeedOutcome => {
         const existing = s.keyByHash.get(k.hash) as KeyRow | undefined;
@@ -153,6 +160,12 @@ export class SqliteStorage implements AccountsStorage {
 
   async createKey(key: NewKey): Promise<StoredKey> {
     this.#tx.createKey(key);
+    return toKey(this.#s.keyById.get(key.id) as KeyRow);
+  }
+
+  async createUserKey(key: NewKey & { userId: string }, maxActive: number): Promise<StoredKey | null> {
+    // IMMEDIATE: the count and the insert hold the write lock together, across processes too.
+    if (!this.#tx.createUserKey.immediate(key, maxActive)) return null;
     return toKey(this.#s.keyById.get(key.id) as KeyRow);
   }
 

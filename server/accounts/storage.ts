@@ -54,6 +54,11 @@ export interface StoredUser { id: string; email: string; passwordHash: string; c
 export interface AccountsStorage {
   // keys
   createKey(key: NewKey): Promise<StoredKey>;
+  /**
+   * A user's key, created only while the user has fewer than `maxActive` unrevoked keys: null when
+   * at the limit. One transaction, so the limit holds for concurrent calls on any node.
+   */
+  createUserKey(key: NewKey & { userId: string }, maxActive: number): Promise<StoredKey | null>;
   /** API_KEYS seeding: insert, or update the tier of the key with this hash. Never un-revokes. */
   seedKey(key: NewKey): Promise<SeedOutcome>;
   listKeys(): Promise<StoredKey[]>;
@@ -81,5 +86,13 @@ export interface AccountsStorage {
   // users (the web console, later)
   createUser(user: StoredUser): Promise<StoredUser>;
   findUserByEmail(email: string): Promise<StoredUser | undefined>;
+  /** Calls `onChange` soon after any process changes keys (storages that can push; others are polled). */
+  watchKeys?(onChange: () => void): void;
   close(): Promise<void>;
+}
+
+/** A UNIQUE constraint refused the write (SQLite or PostgreSQL): e.g. two sign-ups for one address. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 }

@@ -16,8 +16,14 @@ export interface KeyRecord {
 }
 
 export interface KeyStore {
-  /** Synchronous: the request path never waits for storage. */
+  /** Synchronous: a key the store holds in memory never waits for storage. */
   lookup(key: string): KeyRecord | undefined;
+  /**
+   * Asked after lookup() missed, before the key is refused: the backing store may hold a key
+   * created a moment ago (by the CLI, another process). Undefined when the answer is known without
+   * asking (a recent miss, a malformed key). Optional: a store that never changes has nothing to ask.
+   */
+  lookupMiss?(key: string): Promise<KeyRecord | undefined> | undefined;
 }
 
 export function sha256(key: string): Buffer {

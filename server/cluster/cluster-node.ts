@@ -27,11 +27,15 @@ export class ClusterNode {
   readonly #client: PeerClient;
   readonly #stats = new PeerRouteStats();
   readonly #secret: string;
+  /** Opened here (not given): closed here. */
+  readonly #ownsRedis: boolean;
   #lastErrorLog = -Infinity;
 
-  constructor(config: Config, private readonly logger: Logger) {
+  /** `redis`: the node's client, when the stores layer has opened one (one connection per node). */
+  constructor(config: Config, private readonly logger: Logger, redis?: Redis) {
     this.#secret = config.clusterSecret!;
-    this.redis = connectRedis(config.redisUrl!, this.#onError, { connectionName: `jsonmend-${config.nodeId}-cluster` });
+    this.#ownsRedis = redis === undefined;
+    this.redis = redis ?? connectRedis(config.redisUrl!, this.#onError, { connectionName: `jsonmend-${config.nodeId}-cluster` });
     this.registry = new NodeRegistry(this.redis, config.nodeId, this.#onError);
     // A push's work is bounded by the task deadline on the owner; the forward waits that long and a second.
     this.#client = new PeerClient(this.#secret, PEER_CONNECT_TIMEOUT_MS, config.taskTimeoutMs + 1_000);
@@ -77,6 +81,6 @@ export class ClusterNode {
   async close(): Promise<void> {
     await this.registry.close();
     this.#client.close();
-    this.redis.disconnect();
+    if (this.#ownsRedis) this.redis.disconnect();
   }
 }

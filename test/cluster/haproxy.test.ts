@@ -1,17 +1,15 @@
-// deploy/haproxy.cfg in front of two real nodes sharing a real Redis: health checks, per-request
+// deploy/haproxy.cfg in front of two real nodes sharing a real Redis and PostgreSQL: health checks, per-request
 // balancing, streaming through the balancer in both contracts, a node drained, stopped, replaced and
 // put back under load without a failed request, and a node killed outright.
 import t from 'tap';
-import { startClusterNodes } from '../helpers/cluster-nodes.js';
 import { startHaproxy } from '../helpers/haproxy.js';
 import { freePort } from '../helpers/postgres-server.js';
-import { startRedis } from '../helpers/redis-server.js';
 import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
+import { startCluster } from './cluster-helpers.js';
 
 const KEY = 'haproxy-key';
-const redis = await startRedis(t);
 const ports = [await freePort(), await freePort()];
-const cluster = await startClusterNodes(t, redis.url, [], { API_KEYS: `${KEY}:unlimited`, WORKERS: '1' });
+const cluster = await startCluster(t, { nodes: 0, env: { API_KEYS: `${KEY}:unlimited`, WORKERS: '1' } });
 const nodes: StartedServer[] = [await cluster.add('node1', { PORT: String(ports[0]) }), await cluster.add('node2', { PORT: String(ports[1]) })];
 const haproxy = await startHaproxy(t, `127.0.0.1:${ports[0]}`, `127.0.0.1:${ports[1]}`);
 await haproxy.waitUp();

@@ -3,9 +3,9 @@
 // dies is restarted; SIGTERM to the primary drains them all. Without REDIS_URL it refuses to start.
 import http from 'node:http';
 import t from 'tap';
-import { CLUSTER_SECRET } from '../helpers/cluster-nodes.js';
 import { startRedis } from '../helpers/redis-server.js';
 import { expectRefusal, startServer } from '../helpers/start-server.js';
+import { CLUSTER_SECRET } from './cluster-helpers.js';
 
 const KEY = 'processes-key';
 

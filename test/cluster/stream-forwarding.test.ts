@@ -1,18 +1,16 @@
-// Streaming sessions that follow their owner, on two real nodes sharing a real Redis, in both
+// Streaming sessions that follow their owner, on two real nodes sharing a real Redis and PostgreSQL, in both
 // contracts: any node takes any push or finalize and the answers are the owner's own; another key
 // never reaches a session through any node; an unsigned forward is refused; a dead or frozen owner
 // makes a push via the other node SESSION_NOT_FOUND (recoverable) promptly, never a hang.
 import t from 'tap';
 import { peerSignature } from '../../server/cluster/peer-signature.js';
 import { PEER_HEADERS, PEER_PATH } from '../../server/cluster/peer-client.js';
-import { CLUSTER_SECRET, startClusterNodes } from '../helpers/cluster-nodes.js';
-import { startRedis } from '../helpers/redis-server.js';
 import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
+import { CLUSTER_SECRET, startCluster } from './cluster-helpers.js';
 
 const KEY = 'cluster-stream-key-a';
 const OTHER = 'cluster-stream-key-b';
-const redis = await startRedis(t);
-const cluster = await startClusterNodes(t, redis.url, ['node-a', 'node-b'], { API_KEYS: `${KEY}:unlimited,${OTHER}:unlimited`, WORKERS: '1' });
+const cluster = await startCluster(t, { nodeIds: ['node-a', 'node-b'], env: { API_KEYS: `${KEY}:unlimited,${OTHER}:unlimited`, WORKERS: '1' } });
 const [a, b] = cluster.nodes as [StartedServer, StartedServer];
 const at = (node: StartedServer, endpoint: string): string => `${node.url}/v1/repair/stream/${endpoint}`;
 let uuidCounter = 0;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 interface Teardown { teardown(fn: () => unknown): void }
 
 export interface TestPostgres {
-  /** `postgres://postgres@/postgres?host=DIR&port=PORT` (unix socket), ready for DATABASE_URL. */
+  /** `postgres://postgres@localhost/postgres?host=DIR&port=PORT` (unix socket: `host` wins), ready for DATABASE_URL. */
   readonly url: string;
   /** The same database over loopback TCP. */
   readonly tcpUrl: string;
@@ -88,7 +88,7 @@ export async function startPostgres(t: Teardown): Promise<TestPostgres> {
     rmSync(dir, { recursive: true, force: true });
   });
   return {
-    url: `postgres://postgres@/postgres?host=${encodeURIComponent(dir)}&port=${port}`,
+    url: `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dir)}&port=${port}`,
     tcpUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     pid,

@@ -38,6 +38,7 @@ export class ConsoleExchange {
   readonly secure: boolean;
   #aborted = false;
   #answered = false;
+  #body: Promise<Buffer | 'too-large'> | undefined;
 
   constructor(readonly res: HttpResponse, req: HttpRequest, readonly ctx: HttpContext, readonly route: string) {
     ctx.lifecycle.begin();
@@ -58,32 +59,38 @@ export class ConsoleExchange {
     });
   }
 
-  /** Reads the JSON body; resolves undefined after answering a body that is too large, not JSON, or not an object. */
-  readJson(): Promise<Record<string, unknown> | undefined> {
-    if (!JSON_CONTENT.test(this.contentType)) return this.#refuse(consoleFailure('UNSUPPORTED_MEDIA_TYPE'));
-    if (this.contentLength > CONSOLE_BODY_LIMIT) return this.#refuse(consoleFailure('BODY_TOO_LARGE'));
-    return new Promise((resolve) => {
+  /**
+   * Starts taking in the body (uWS hands body chunks only to a reader attached before the handler
+   * returns); readJson() then judges it. Chunks past the limit are not kept.
+   */
+  collectBody(): void {
+    this.#body ??= new Promise((resolve) => {
       const chunks: Buffer[] = [];
       let received = 0;
       this.res.onData((chunk, isLast) => {
         if (this.#answered || this.#aborted) return;
         received += chunk.byteLength;
-        if (received > CONSOLE_BODY_LIMIT) {
-          void this.#refuse(consoleFailure('BODY_TOO_LARGE')).then(resolve);
-          return;
-        }
-        chunks.push(Buffer.from(chunk.slice(0))); // uWS reuses the buffer after this callback
-        if (!isLast) return;
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          parsed = undefined;
-        }
-        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) resolve(parsed as Record<string, unknown>);
-        else void this.#refuse(consoleFailure('INVALID_REQUEST', 'The body must be a JSON object.')).then(resolve);
+        if (received <= CONSOLE_BODY_LIMIT) chunks.push(Buffer.from(chunk.slice(0))); // uWS reuses the buffer after this callback
+        if (received > CONSOLE_BODY_LIMIT || isLast) resolve(received > CONSOLE_BODY_LIMIT ? 'too-large' : Buffer.concat(chunks));
       });
     });
+  }
+
+  /** Reads the JSON body; resolves undefined after answering a body that is too large, not JSON, or not an object. */
+  async readJson(): Promise<Record<string, unknown> | undefined> {
+    if (!JSON_CONTENT.test(this.contentType)) return this.#refuse(consoleFailure('UNSUPPORTED_MEDIA_TYPE'));
+    if (this.contentLength > CONSOLE_BODY_LIMIT) return this.#refuse(consoleFailure('BODY_TOO_LARGE'));
+    this.collectBody();
+    const body = await this.#body!;
+    if (body === 'too-large') return this.#refuse(consoleFailure('BODY_TOO_LARGE'));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    return this.#refuse(consoleFailure('INVALID_REQUEST', 'The body must be a JSON object.'));
   }
 
   reply(reply: ConsoleReply): void {

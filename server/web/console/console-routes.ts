@@ -10,11 +10,12 @@ import { ConsoleExchange, type ConsoleReply } from './console-exchange.js';
 import { CONSOLE_TIER, type ConsoleService, type Result } from './console-service.js';
 import { sessionCookie } from './cookies.js';
 import { looksSameOrigin, type CsrfGuard } from './csrf.js';
-import { newSessionId, type Session, type SessionStore } from './sessions.js';
+import { StoreUnavailable } from '../../cluster/store-health.js';
+import { newSessionId, type ConsoleSessions, type Session } from './sessions.js';
 
 export interface ConsoleDeps {
   service: ConsoleService;
-  sessions: SessionStore;
+  sessions: ConsoleSessions;
   csrf: CsrfGuard;
 }
 
@@ -43,10 +44,10 @@ function sessionReply(status: number, deps: ConsoleDeps, sid: string, session: S
 }
 
 /** After sign-in or sign-up: the new session's cookie (a new id, so no fixation). */
-function signedIn(deps: ConsoleDeps, exchange: ConsoleExchange, status: number, result: Result<string>): Result<ConsoleReply> {
+async function signedIn(deps: ConsoleDeps, exchange: ConsoleExchange, status: number, result: Result<string>): Promise<Result<ConsoleReply>> {
   if (!result.ok) return result;
   const sid = result.value;
-  const session = deps.sessions.get(sid)!;
+  const session = (await deps.sessions.get(sid))!;
   const cookie = sessionCookie(sid, deps.sessions.maxAgeSeconds(session), exchange.secure);
   return { ok: true, value: sessionReply(status, deps, sid, session, cookie) };
 }
@@ -74,7 +75,7 @@ const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'post', path: '/console/api/signout', name: 'console_signout', signedIn: false,
     run: async ({ exchange }, deps) => {
-      deps.sessions.destroy(exchange.sid);
+      await deps.sessions.destroy(exchange.sid);
       const sid = newSessionId();
       return sessionReply(200, deps, sid, undefined, sessionCookie(sid, null, exchange.secure));
     },
@@ -111,7 +112,9 @@ async function serve(exchange: ConsoleExchange, endpoint: Endpoint, deps: Consol
       return;
     }
   }
-  const session = exchange.sid === '' ? undefined : deps.sessions.get(exchange.sid);
+  // The body is taken in now: a shared session store (Redis) answers after this handler returned.
+  if (endpoint.method === 'post') exchange.collectBody();
+  const session = exchange.sid === '' ? undefined : await deps.sessions.get(exchange.sid);
   if (endpoint.signedIn && session === undefined) {
     exchange.fail(consoleFailure('NOT_SIGNED_IN'));
     return;
@@ -135,8 +138,10 @@ export function consoleRoutes(ctx: HttpContext, deps: ConsoleDeps): RouteEntry[]
     handler: (res: HttpResponse, req: HttpRequest) => {
       const exchange = new ConsoleExchange(res, req, ctx, endpoint.name);
       serve(exchange, endpoint, deps).catch((error: unknown) => {
-        ctx.logger.log('error', 'console request failed', { requestId: exchange.requestId, route: endpoint.name, fault: describeFault(error) });
-        exchange.fail(consoleFailure('INTERNAL_ERROR'));
+        ctx.logger.log(error instanceof StoreUnavailable ? 'warn' : 'error', 'console request failed', { requestId: exchange.requestId, route: endpoint.name, fault: describeFault(error) });
+        // A shared store that does not answer (Redis with REDIS_URL): a retryable 503, not a bug.
+        if (error instanceof StoreUnavailable) exchange.fail(consoleFailure('BUSY', 'The console cannot reach its session store; try again in a moment.', 2));
+        else exchange.fail(consoleFailure('INTERNAL_ERROR'));
       });
     },
   }));

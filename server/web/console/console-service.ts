@@ -5,16 +5,16 @@
 import { displayPrefix, generateApiKey, hashApiKey, newKeyId, randomBase62 } from '../../accounts/api-key.js';
 import { systemClock, type Clock } from '../../accounts/clock.js';
 import { monthOf, nextMonthStart, type UsageReport } from '../../accounts/quota.js';
-import type { AccountsStorage, StoredKey } from '../../accounts/storage.js';
+import { isUniqueViolation, type AccountsStorage, type StoredKey } from '../../accounts/storage.js';
 import { TIERS } from '../../accounts/tiers.js';
 import { consoleFailure, type ConsoleFailure } from './console-errors.js';
-import type { LoginLimiter } from './login-limiter.js';
+import type { SignInLimiter } from './login-limiter.js';
 import { HasherBusy, type PasswordHasher } from './password.js';
-import type { Session, SessionStore } from './sessions.js';
+import type { ConsoleSessions, Session } from './sessions.js';
 
 /** The parts of the accounts layer the console needs (server/accounts/index.ts `Accounts` fits). */
 export interface ConsoleAccounts {
-  readonly storage: Pick<AccountsStorage, 'createUser' | 'findUserByEmail' | 'createKey' | 'listKeysByUser' | 'keyPrefixExists' | 'revokeKey'>;
+  readonly storage: Pick<AccountsStorage, 'createUser' | 'findUserByEmail' | 'createUserKey' | 'listKeysByUser' | 'keyPrefixExists' | 'revokeKey'>;
   readonly keys: { refresh(force?: boolean): Promise<boolean> };
   readonly quota: { count(keyId: string): number };
 }
@@ -66,17 +66,17 @@ export function keyView(k: StoredKey): KeyView {
 
 export interface ConsoleServiceOptions {
   accounts: ConsoleAccounts;
-  sessions: SessionStore;
+  sessions: ConsoleSessions;
   hasher: PasswordHasher;
-  limiter: LoginLimiter;
+  limiter: SignInLimiter;
   clock?: Clock;
 }
 
 export class ConsoleService {
   readonly #accounts: ConsoleAccounts;
-  readonly #sessions: SessionStore;
+  readonly #sessions: ConsoleSessions;
   readonly #hasher: PasswordHasher;
-  readonly #limiter: LoginLimiter;
+  readonly #limiter: SignInLimiter;
   readonly #clock: Clock;
   /** Key changes run one at a time per user, so the active-key limit holds under double clicks. */
   readonly #keyLocks = new Map<string, Promise<unknown>>();
@@ -94,7 +94,7 @@ export class ConsoleService {
     const email = normalizeEmail(rawEmail);
     if (email === null) return fail(consoleFailure('INVALID_EMAIL'));
     if (!validPassword(password)) return fail(consoleFailure('WEAK_PASSWORD'));
-    const wait = this.#limiter.begin(ip, null);
+    const wait = await this.#limiter.begin(ip, null);
     if (wait > 0) return fail(consoleFailure('TOO_MANY_ATTEMPTS', undefined, wait));
     const { storage } = this.#accounts;
     if ((await storage.findUserByEmail(email)) !== undefined) return fail(consoleFailure('EMAIL_TAKEN'));
@@ -105,10 +105,10 @@ export class ConsoleService {
       await storage.createUser({ id, email, passwordHash, createdAt: this.#clock.now() });
     } catch (error) {
       // Two sign-ups for one address at once: the UNIQUE index lets one through.
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return fail(consoleFailure('EMAIL_TAKEN'));
+      if (isUniqueViolation(error)) return fail(consoleFailure('EMAIL_TAKEN'));
       throw error;
     }
-    return ok(this.#sessions.create(id, email));
+    return ok(await this.#sessions.create(id, email));
   }
 
   /** Checks the password (under the sign-in limit); returns a new session id. */
@@ -117,18 +117,18 @@ export class ConsoleService {
     if (email === null || typeof password !== 'string' || password.length > 1024) {
       return fail(consoleFailure('INVALID_CREDENTIALS'));
     }
-    const wait = this.#limiter.begin(ip, email);
+    const wait = await this.#limiter.begin(ip, email);
     if (wait > 0) return fail(consoleFailure('TOO_MANY_ATTEMPTS', undefined, wait));
     const user = await this.#accounts.storage.findUserByEmail(email);
     const verified = await this.#hashed(() =>
       user === undefined ? this.#hasher.verifyDecoy(password) : this.#hasher.verify(password, user.passwordHash));
     if (typeof verified !== 'boolean') return fail(verified);
     if (!verified || user === undefined) {
-      this.#limiter.failed(email);
+      await this.#limiter.failed(email);
       return fail(consoleFailure('INVALID_CREDENTIALS'));
     }
-    this.#limiter.succeeded(email);
-    return ok(this.#sessions.create(user.id, user.email));
+    await this.#limiter.succeeded(email);
+    return ok(await this.#sessions.create(user.id, user.email));
   }
 
   async listKeys(session: Session): Promise<KeyView[]> {
@@ -141,15 +141,15 @@ export class ConsoleService {
     if (!KEY_NAME.test(name)) return Promise.resolve(fail(consoleFailure('INVALID_KEY_NAME')));
     return this.#locked(session.userId, async () => {
       const { storage, keys } = this.#accounts;
-      const owned = await storage.listKeysByUser(session.userId);
-      if (owned.filter((k) => k.revokedAt === null).length >= MAX_ACTIVE_KEYS) return fail(consoleFailure('KEY_LIMIT_REACHED'));
       // Display prefixes stay unique, as the CLI keeps them, so `key revoke <prefix>` names one key.
       let key = generateApiKey();
       while (await storage.keyPrefixExists(displayPrefix(key))) key = generateApiKey();
-      const stored = await storage.createKey({
+      // The count and the insert are one transaction: the limit holds across nodes too.
+      const stored = await storage.createUserKey({
         id: newKeyId(), hash: hashApiKey(key), prefix: displayPrefix(key), name, tier: CONSOLE_TIER,
         userId: session.userId, createdAt: this.#clock.now(),
-      });
+      }, MAX_ACTIVE_KEYS);
+      if (stored === null) return fail(consoleFailure('KEY_LIMIT_REACHED'));
       await keys.refresh(); // usable at once, not after the next 500 ms probe
       return ok({ key, record: keyView(stored) });
     });

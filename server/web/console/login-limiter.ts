@@ -60,6 +60,13 @@ class AttemptWindows {
   }
 }
 
+/** What the console needs of a sign-in limiter: this one, or the Redis one (shared-login-limiter.ts). */
+export interface SignInLimiter {
+  begin(ip: string, email: string | null): number | Promise<number>;
+  failed(email: string): void | Promise<void>;
+  succeeded(email: string): void | Promise<void>;
+}
+
 export interface LoginLimiterOptions {
   clock?: Clock;
   perIp?: number;
@@ -70,7 +77,7 @@ export interface LoginLimiterOptions {
 
 export const LOGIN_LIMIT_DEFAULTS = Object.freeze({ perIp: 30, perEmail: 5, windowMs: 15 * 60_000, maxEntries: 50_000 });
 
-export class LoginLimiter {
+export class LoginLimiter implements SignInLimiter {
   readonly #byIp: AttemptWindows;
   readonly #failuresByEmail: AttemptWindows;
 

@@ -12,6 +12,17 @@ export interface Session {
   lastSeenAt: number;
 }
 
+/**
+ * What the console needs of a session store: this in-memory one, or the Redis one that every node
+ * shares (shared-sessions.ts). Results may be promises; callers await them.
+ */
+export interface ConsoleSessions {
+  create(userId: string, email: string): string | Promise<string>;
+  get(id: string): Session | undefined | Promise<Session | undefined>;
+  maxAgeSeconds(session: Session): number;
+  destroy(id: string): void | Promise<void>;
+}
+
 export interface SessionStoreOptions {
   clock?: Clock;
   idleMs?: number;
@@ -30,9 +41,9 @@ export function newSessionId(): string {
   return randomBytes(32).toString('base64url');
 }
 
-const digestOf = (id: string): string => createHash('sha256').update(id).digest('base64url');
+export const digestOf = (id: string): string => createHash('sha256').update(id).digest('base64url');
 
-export class SessionStore {
+export class SessionStore implements ConsoleSessions {
   readonly idleMs: number;
   readonly lifetimeMs: number;
   readonly maxSessions: number;

@@ -1,0 +1,59 @@
+// Limits that add up over two nodes sharing Redis (REDIS_URL) and PostgreSQL (DATABASE_URL): a free
+// key's 60 a minute are 60 across both nodes (plus the documented overshoot of about one request per
+// node), the demo's 10 an hour per IP likewise, and GET /v1/usage on either node counts the other
+// node's requests within about two seconds. Both contracts.
+import t from 'tap';
+import { demo, errorCodeOf, limitHeaders, msUntil, newKey, repairAs, usageOf } from '../accounts/http-helpers.js';
+import { startCluster } from './cluster-helpers.js';
+
+const FREE = newKey();
+const PRO = newKey();
+const cluster = await startCluster(t, { env: { API_KEYS: `${FREE}:free,${PRO}:pro` } });
+const [a, b] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
+
+t.test('a free key: 60 a minute across both nodes, then RATE_LIMIT_EXCEEDED from both (envelope and compact)', async (t) => {
+  const started = performance.now();
+  let allowed = 0;
+  let refusedBy = new Set<string>();
+  for (let i = 0; i < 90; i++) {
+    const node = i % 2 === 0 ? a : b;
+    const answer = await repairAs(node.url, FREE, { raw_output: `{"n":${i}` });
+    if (errorCodeOf(answer) === 'RATE_LIMIT_EXCEEDED') refusedBy.add(node.url);
+    else if (answer.body.success === true) allowed++;
+    else t.fail(`unexpected answer ${JSON.stringify(answer.body)}`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  // GCRA refills one a second for free; the overshoot bound is one request per node per refill round.
+  const ceiling = 60 + Math.ceil(seconds) + 2;
+  t.ok(allowed >= 60 && allowed <= ceiling, `${allowed} allowed over both nodes in ${seconds.toFixed(1)} s (60 to ${ceiling}; alone each node would allow 60)`);
+  t.equal(refusedBy.size, 2, 'both nodes refuse');
+  const compact = await repairAs(b.url, FREE, { content: '{"a":1' });
+  t.equal(compact.status, 429, 'compact: 429');
+  t.match(compact.body, { error: /Rate limit exceeded: this key allows 60 requests per minute/, retryAfter: Number });
+  t.equal(limitHeaders(compact).limit, 60);
+  t.ok(limitHeaders(compact).retryAfter >= 1);
+});
+
+t.test('the demo: 10 an hour per IP across both nodes', async (t) => {
+  let allowed = 0;
+  const refused: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const node = i % 2 === 0 ? a : b;
+    const answer = await demo(node.url, { raw_output: '{"d":1' });
+    if (errorCodeOf(answer) === 'RATE_LIMIT_EXCEEDED') refused.push(node.url);
+    else if (answer.body.success === true) allowed++;
+  }
+  t.ok(allowed >= 10 && allowed <= 12, `${allowed} demo requests allowed over both nodes (10, plus at most one per node)`);
+  t.ok(refused.includes(a.url) && refused.includes(b.url), 'both nodes refuse');
+  const compact = await demo(a.url, { content: '{"d":1' });
+  t.equal(compact.status, 429, 'compact: 429');
+});
+
+t.test('GET /v1/usage on either node counts both nodes\' requests within ~2 s', async (t) => {
+  for (let i = 0; i < 5; i++) t.equal((await repairAs(a.url, PRO, { raw_output: '{"u":1' })).body.success, true);
+  for (let i = 0; i < 3; i++) t.equal((await repairAs(b.url, PRO, { content: '{"u":1' })).status, 200);
+  for (const node of [a, b]) {
+    const ms = await msUntil(2_500, async () => (await usageOf(node.url, PRO)).body.count === 8);
+    t.ok(ms <= 2_500, `${node.url} reports 8 after ${ms.toFixed(0)} ms`);
+  }
+});

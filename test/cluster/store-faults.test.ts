@@ -1,0 +1,99 @@
+// Store faults with two nodes: Redis frozen (SIGSTOP) or killed, PostgreSQL stopped. Keyed requests
+// keep being served with bounded latency on local fallback limits, /health says `degraded` and names
+// the store, /metrics counts it, everything recovers when the store is back, and usage counted while
+// PostgreSQL was away is written when it returns.
+import t from 'tap';
+import { errorCodeOf, msUntil, newKey, repairAs, usageOf } from '../accounts/http-helpers.js';
+import { health, metricsOf, startCluster } from './cluster-helpers.js';
+
+const PRO = newKey();
+const FREE = newKey();
+const cluster = await startCluster(t, { env: { API_KEYS: `${PRO}:pro,${FREE}:free` } });
+const [a, b] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
+const redis = cluster.redis!;
+const pg = cluster.pg!;
+
+/** Sends `n` keyed requests alternating over both nodes; returns the slowest latency (ms). */
+async function served(t: { equal(a: unknown, b: unknown, m?: string): unknown }, key: string, n: number, contract: 'envelope' | 'compact' = 'envelope'): Promise<number> {
+  let slowest = 0;
+  for (let i = 0; i < n; i++) {
+    const node = i % 2 === 0 ? a : b;
+    const started = performance.now();
+    const answer = await repairAs(node.url, key, contract === 'envelope' ? { raw_output: '{"f":1' } : { content: '{"f":1' });
+    slowest = Math.max(slowest, performance.now() - started);
+    if (contract === 'envelope') t.equal(answer.body.success, true, `served by ${node.url}`);
+    else t.equal(answer.status, 200, `served by ${node.url}`);
+  }
+  return slowest;
+}
+
+async function degradedBy(url: string, store: string): Promise<boolean> {
+  const h = await health(url);
+  return h.status === 'degraded' && Array.isArray(h.degraded) && h.degraded.includes(store);
+}
+
+t.test('healthy: /health says ok with both stores up', async (t) => {
+  for (const node of [a, b]) t.match(await health(node.url), { status: 'ok', stores: { redis: 'up', postgres: 'up' } });
+  t.match(await metricsOf(a.url), /jsonmend_store_up\{store="redis"\} 1/);
+});
+
+t.test('Redis frozen (SIGSTOP): served with bounded latency, degraded, then recovered', async (t) => {
+  redis.pause();
+  try {
+    const slowest = await served(t, PRO, 20);
+    t.ok(slowest < 500, `slowest request ${slowest.toFixed(0)} ms while Redis is frozen`);
+    for (const node of [a, b]) {
+      const ms = await msUntil(2_000, () => degradedBy(node.url, 'redis'));
+      t.ok(ms < 2_000, `${node.url} reports redis degraded`);
+    }
+    const m = await metricsOf(a.url);
+    t.match(m, /jsonmend_store_up\{store="redis"\} 0/);
+    t.match(m, /jsonmend_store_outages_total\{store="redis"\} [1-9]/);
+    // Local fallback limits still apply: a free key gets its 60 a minute on this node alone.
+    let allowed = 0;
+    for (let i = 0; i < 70; i++) if ((await repairAs(a.url, FREE, { raw_output: '{"l":1' })).body.success === true) allowed++;
+    t.ok(allowed >= 60 && allowed <= 63, `local fallback limit on one node: ${allowed}`);
+    t.equal(errorCodeOf(await repairAs(a.url, FREE, { raw_output: '{"l":1' })), 'RATE_LIMIT_EXCEEDED');
+  } finally {
+    redis.resume();
+  }
+  for (const node of [a, b]) {
+    const ms = await msUntil(3_000, async () => (await health(node.url)).status === 'ok');
+    t.ok(ms < 3_000, `${node.url} ok again after ${ms.toFixed(0)} ms`);
+  }
+});
+
+t.test('Redis killed and restarted empty: served meanwhile, recovered after', async (t) => {
+  await redis.stop();
+  const slowest = await served(t, PRO, 10, 'compact');
+  t.ok(slowest < 500, `slowest request ${slowest.toFixed(0)} ms while Redis is down`);
+  for (const node of [a, b]) t.ok(await msUntil(2_000, () => degradedBy(node.url, 'redis')) < 2_000, `${node.url} degraded: redis`);
+  await redis.start();
+  for (const node of [a, b]) {
+    const ms = await msUntil(5_000, async () => (await health(node.url)).status === 'ok');
+    t.ok(ms < 5_000, `${node.url} ok again after ${ms.toFixed(0)} ms`);
+  }
+  await served(t, PRO, 4);
+});
+
+t.test('PostgreSQL stopped: served, degraded, and the usage counted meanwhile is written when it returns', async (t) => {
+  const month = new Date().toISOString().slice(0, 7);
+  const stored = async (): Promise<number> => Number(pg.query(`SELECT coalesce(sum(count), 0) FROM monthly_usage WHERE month = '${month}' AND key_id IN (SELECT id FROM api_keys WHERE tier = 'pro')`).trim());
+  // Settled first: every earlier request flushed (each node flushes every second).
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  const before = await stored();
+  t.equal((await usageOf(a.url, PRO)).body.count, before, 'settled');
+  pg.stop();
+  try {
+    const slowest = await served(t, PRO, 10);
+    t.ok(slowest < 500, `slowest request ${slowest.toFixed(0)} ms while PostgreSQL is down`);
+    for (const node of [a, b]) t.ok(await msUntil(3_000, () => degradedBy(node.url, 'postgres')) < 3_000, `${node.url} degraded: postgres`);
+    t.match(await metricsOf(b.url), /jsonmend_store_up\{store="postgres"\} 0/);
+  } finally {
+    pg.start();
+  }
+  for (const node of [a, b]) t.ok(await msUntil(5_000, async () => (await health(node.url)).status === 'ok') < 5_000, `${node.url} ok again`);
+  const ms = await msUntil(5_000, async () => (await stored()) === before + 10);
+  t.ok(ms < 5_000, `the 10 requests served while PostgreSQL was down are stored (${await stored()} of ${before + 10})`);
+  for (const node of [a, b]) t.ok(await msUntil(3_000, async () => (await usageOf(node.url, PRO)).body.count === before + 10) < 3_000, `${node.url} reports them`);
+});
