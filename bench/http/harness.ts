@@ -93,8 +93,13 @@ export interface LoadResult {
  * autocannon's own histogram has 1 ms resolution; latencies are collected from its response
  * events instead (fractional ms) and the percentiles taken exactly.
  */
-export async function load(target: Process, path: string, body: string, headers: Record<string, string>, connections: number, seconds: number): Promise<LoadResult> {
-  const options = { url: target.url + path, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, connections };
+/** `keys`: Authorization headers taken in turn, one per request (many keys, each under its rate limit). */
+export async function load(target: Process, path: string, body: string, headers: Record<string, string>, connections: number, seconds: number, keys: readonly string[] = []): Promise<LoadResult> {
+  let next = 0;
+  const rotate = keys.length === 0 ? {} : {
+    requests: [{ setupRequest: (request: { headers: Record<string, string> }) => ({ ...request, headers: { ...request.headers, authorization: keys[next++ % keys.length]! } }) }],
+  };
+  const options = { url: target.url + path, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, connections, ...rotate };
   await autocannon({ ...options, duration: 2 }); // warm-up: JIT, connections, worker start
   const latencies = new Float64Array(5_000_000);
   let count = 0;

@@ -41,7 +41,11 @@ process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
 const dataDir = mkdtempSync(join(tmpdir(), 'jsonmend-bench-scale-'));
 teardowns.push(() => rmSync(dataDir, { recursive: true, force: true }));
 const redis = await startRedis(owner);
-const base = { WORKERS: '1', API_KEYS: `${KEY}:unlimited`, LOG_LEVEL: 'warn', DATA_DIR: dataDir };
+// Rate-limited keys for the limiter rows: team keys (1,000 a minute each), enough of them that the
+// load stays under every key's limit, so every request goes through the limiter and is served.
+const LIMITED_KEYS = Array.from({ length: 1_000 }, (_, i) => `bench-scale-team-${String(i).padStart(4, '0')}`);
+const limitedHeaders = LIMITED_KEYS.map((key) => `Bearer ${key}`);
+const base = { WORKERS: '1', API_KEYS: [`${KEY}:unlimited`, ...LIMITED_KEYS.map((key) => `${key}:team`)].join(','), LOG_LEVEL: 'warn', DATA_DIR: dataDir };
 const clustered = { ...base, REDIS_URL: redis.url, CLUSTER_SECRET: SECRET };
 
 async function node(env: Record<string, string>): Promise<Process> {
@@ -53,16 +57,23 @@ async function stopAll(): Promise<void> {
   for (const p of started.splice(0)) await p.stop();
 }
 
-interface Row { name: string; result: LoadResult; proxyCpuUsPerRequest: number | null }
+interface Row { name: string; result: LoadResult; proxyCpuUsPerRequest: number | null; refused: number | null }
+
+/** Requests the node refused for a rate limit (a 200 in the envelope contract, so not in autocannon's errors). */
+async function rateLimited(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/jsonmend_requests_total\{route="repair",outcome="RATE_LIMIT_EXCEEDED"\} (\d+)/.exec(text)?.[1] ?? 0);
+}
 const rows: Row[] = [];
-async function measure(name: string, target: Process, proxyCpu: (() => number) | null = null): Promise<void> {
+async function measure(name: string, target: Process, proxyCpu: (() => number) | null = null, keys: readonly string[] = []): Promise<void> {
   const check = (await (await fetch(target.url + '/v1/repair', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: REPAIR_BODY })).json()) as { success: boolean };
   if (check.success !== true) throw new Error(`${name}: the sanity repair failed`);
+  // An error answer (a refused rate limit is a 200 in the envelope contract) counts in the errors column.
   const proxyBefore = proxyCpu?.() ?? 0;
-  const result = await load(target, '/v1/repair', REPAIR_BODY, auth, connections, seconds);
+  const result = await load(target, '/v1/repair', REPAIR_BODY, auth, connections, seconds, keys);
   // load() reads the proxy's CPU over warm-up and run alike; per request over the run's share.
   const proxyPerRequest = proxyCpu === null ? null : ((proxyCpu() - proxyBefore) / (seconds + 2) / result.requestsPerSecond) * 1e6;
-  rows.push({ name, result, proxyCpuUsPerRequest: proxyPerRequest });
+  rows.push({ name, result, proxyCpuUsPerRequest: proxyPerRequest, refused: keys.length === 0 ? null : await rateLimited(target.url) });
   process.stdout.write(`${name}: ${Math.round(result.requestsPerSecond)} req/s\n`);
 }
 
@@ -77,6 +88,10 @@ await measure('one node', await node(base));
 await stopAll();
 await measure('one node, REDIS_URL set', await node(clustered));
 await stopAll();
+await measure('one node, rate-limited keys', await node(base), null, limitedHeaders);
+await stopAll();
+await measure('one node, rate-limited keys, limits in Redis', await node(clustered), null, limitedHeaders);
+await stopAll();
 const primary = await node({ ...clustered, PROCESSES: '2', NODE_ID: 'bench' });
 await measure('PROCESSES=2, shared port', { ...primary, cpuSeconds: () => treeCpuSecondsOf(primary.child.pid!) });
 await stopAll();
@@ -88,9 +103,9 @@ const haproxy = await startHaproxy(owner, `127.0.0.1:${ports[0]}`, `127.0.0.1:${
 await haproxy.waitUp();
 await measure('two nodes behind HAProxy', together(haproxy.url, [a, b]), () => cpuSecondsOf(haproxy.child.pid!));
 
-printTable(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'node cores', 'node CPU µs/req', 'HAProxy CPU µs/req', 'errors'], rows.map(({ name, result: r, proxyCpuUsPerRequest }) => [
+printTable(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'node cores', 'node CPU µs/req', 'HAProxy CPU µs/req', 'errors', 'rate-limited'], rows.map(({ name, result: r, proxyCpuUsPerRequest, refused }) => [
   name, Math.round(r.requestsPerSecond), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2), r.serverCores.toFixed(2),
-  ((r.serverCores / r.requestsPerSecond) * 1e6).toFixed(1), proxyCpuUsPerRequest === null ? '-' : proxyCpuUsPerRequest.toFixed(1), r.errors,
+  ((r.serverCores / r.requestsPerSecond) * 1e6).toFixed(1), proxyCpuUsPerRequest === null ? '-' : proxyCpuUsPerRequest.toFixed(1), r.errors, refused ?? '-',
 ]));
 
 // Push latency: one session owned by node a, pushed in alternating blocks straight to a and
