@@ -39,7 +39,10 @@ export class ClusterNode {
     this.registry = new NodeRegistry(this.redis, config.nodeId, this.#onError);
     // A push's work is bounded by the task deadline on the owner; the forward waits that long and a second.
     this.#client = new PeerClient(this.#secret, PEER_CONNECT_TIMEOUT_MS, config.taskTimeoutMs + 1_000);
-    this.forwarder = new SessionForwarder(config.nodeId, this.registry, new SessionDirectory(this.redis, config.nodeId, config.sessionTtlMs), this.#client);
+    const directory = new SessionDirectory(this.redis, config.nodeId, config.sessionTtlMs);
+    this.forwarder = new SessionForwarder(config.nodeId, this.registry, directory, this.#client, (owner, status) => {
+      logger.log('error', 'cluster: a node refused a forwarded request; is CLUSTER_SECRET the same on every node?', { owner, status });
+    });
   }
 
   readonly #onError = (error: unknown): void => {

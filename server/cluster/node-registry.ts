@@ -14,7 +14,6 @@ export class NodeRegistry {
   /** node id -> peer URL, as of the last successful tick. */
   #live = new Map<string, string>();
   #timer: NodeJS.Timeout | null = null;
-  #lastSeen = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -30,9 +29,12 @@ export class NodeRegistry {
     this.#timer.unref();
   }
 
-  /** The peer URL of a live node, or undefined. A node whose view is stale (Redis unreachable) keeps it for NODE_TTL_MS. */
+  /**
+   * The peer URL of a live node, or undefined. While Redis is unreachable the last view is kept: the
+   * sessions of nodes that still run stay reachable, and a node that died meanwhile refuses the
+   * connection (or misses the forward's connect timeout) instead.
+   */
   peerUrlOf(nodeId: string): string | undefined {
-    if (performance.now() - this.#lastSeen > NODE_TTL_MS + HEARTBEAT_MS) return undefined;
     return this.#live.get(nodeId);
   }
 
@@ -56,7 +58,6 @@ export class NodeRegistry {
       else gone.push(ids[i]!);
     }
     this.#live = live;
-    this.#lastSeen = performance.now();
     // A node that stopped is forgotten; if it comes back it adds itself again.
     if (gone.length > 0) await this.redis.srem(MEMBERS, ...gone);
   }

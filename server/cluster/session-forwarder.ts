@@ -22,7 +22,7 @@ const OWNER_GONE = makeError('SESSION_NOT_FOUND', 'The node holding this streami
 const ISSUED_ID = /^([A-Za-z0-9_-]{1,32})\.[A-Za-z0-9_-]{22}$/;
 
 /** What a forward came to, for /metrics (a fixed list of labels). */
-export const FORWARD_RESULTS = ['answered', 'owner_gone', 'unreachable'] as const;
+export const FORWARD_RESULTS = ['answered', 'owner_gone', 'unreachable', 'refused_by_owner'] as const;
 
 /** The outcome fields an owner sends back with its answer (PEER_HEADERS.outcome). */
 export interface PeerOutcome {
@@ -42,6 +42,7 @@ export class SessionForwarder implements StreamRemote {
     private readonly registry: NodeRegistry,
     private readonly directory: SessionDirectory,
     private readonly client: PeerClient,
+    private readonly onRefused: (owner: string, status: number) => void,
   ) {}
 
   issueEnvelopeId(): string {
@@ -74,6 +75,13 @@ export class SessionForwarder implements StreamRemote {
       // UTF-16 code units as they are: a chunk ending inside a surrogate pair arrives intact.
     }, Buffer.from(chunk, 'utf16le'), () => this.registry.peerUrlOf(owner) !== undefined);
     if (reply === null) return this.#gone(contract, 2, inputBytes);
+    // The owner answers every forward it accepts with 200 (errors included); anything else is a
+    // refusal of the forward itself, a CLUSTER_SECRET that differs between nodes: never shown as the
+    // owner's answer (it would read as the client's own key being refused).
+    if (reply.status !== 200) {
+      this.onRefused(owner, reply.status);
+      return this.#gone(contract, 3, inputBytes);
+    }
     this.results[0]!++;
     let outcome: PeerOutcome;
     try {

@@ -105,6 +105,27 @@ t.test('the peer endpoint takes only forwards signed with CLUSTER_SECRET and rec
   t.equal(mine.body.state.buffered, '[', 'nothing reached the session');
 });
 
+t.test('Redis frozen: envelope sessions stay reachable through the other node (the last view of the registry)', async (t) => {
+  const id = (await postJson(at(a, 'start'), {}, bearer(KEY))).body.session_id as string;
+  cluster.redis!.pause();
+  t.teardown(() => cluster.redis!.resume());
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const pushed = await postJson(at(b, 'push'), { session_id: id, chunk: '[1' }, bearer(KEY));
+  t.equal(pushed.body.state?.buffered, '[1', 'forwarded to its live owner with Redis away longer than a registry TTL');
+  cluster.redis!.resume();
+});
+
+t.test('a node with another CLUSTER_SECRET: its forwards are refused, and its client sees SESSION_NOT_FOUND, not a key error', async (t) => {
+  const stranger = await cluster.add('node-x', { CLUSTER_SECRET: 'a-different-secret-0123456789' });
+  const id = (await postJson(at(a, 'start'), {}, bearer(KEY))).body.session_id as string;
+  const pushed = await postJson(at(stranger, 'push'), { session_id: id, chunk: '[' }, bearer(KEY));
+  t.equal(firstError(pushed.body).code, 'SESSION_NOT_FOUND');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.match(stranger.stdout(), /refused a forwarded request; is CLUSTER_SECRET the same on every node\?/, 'the misconfiguration is logged');
+  t.equal((await postJson(at(b, 'push'), { session_id: id, chunk: '[' }, bearer(KEY))).body.state.buffered, '[', 'the session itself is untouched');
+  await stranger.stop('SIGTERM');
+});
+
 async function timedPush(node: StartedServer, body: object): Promise<{ ms: number; code: string; recoverable: boolean }> {
   const started = performance.now();
   const answer = await postJson(at(node, 'push'), body, bearer(KEY));
