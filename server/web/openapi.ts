@@ -139,6 +139,16 @@ export const OPENAPI_DOCUMENT = {
           '503': { description: 'Draining before shutdown.', headers: REQUEST_ID, content: json(ref('Health')) },
         },
       },
+      head: {
+        operationId: 'healthHead',
+        tags: ['operations'],
+        summary: 'GET /health without the body (every GET endpoint answers HEAD)',
+        security: [],
+        responses: {
+          '200': { description: 'Serving; Content-Length is that of the GET body.', headers: REQUEST_ID },
+          '503': { description: 'Draining before shutdown.', headers: REQUEST_ID },
+        },
+      },
     },
     '/metrics': {
       get: {

@@ -15,8 +15,8 @@ t.test('unknown paths get a JSON 404, wrong methods a JSON 405 with Allow', asyn
     ['GET', '/v1/repair', 405, 'POST'],
     ['PUT', '/v1/repair', 405, 'POST'],
     ['DELETE', '/v1/demo/repair', 405, 'POST'],
-    ['POST', '/health', 405, 'GET'],
-    ['POST', '/metrics', 405, 'GET'],
+    ['POST', '/health', 405, 'GET, HEAD'],
+    ['POST', '/metrics', 405, 'GET, HEAD'],
   ];
   for (const [method, path, status, allow] of cases) {
     const response = await fetch(server.url + path, { method, headers: { 'x-request-id': `route-${status}` } });
