@@ -101,7 +101,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   ];
   for (const name of [...routes.map((r) => r.name), 'not_found', 'method_not_allowed', BAD_FRAMING_ROUTE]) metrics.addRoute(name);
   const app = uws.App();
-  mountRoutes(app, ctx, routes);
+  mountRoutes(app, ctx, routes, backend === 'native');
 
   const listenSocket = await listen(app, { host: config.host, port: config.port, reusePort: parts.reusePort }).catch(async (error: unknown) => {
     await pool.close();

@@ -9,13 +9,19 @@ const MISSING = makeError('INVALID_API_KEY', 'Missing Authorization header; send
 const MALFORMED = makeError('INVALID_API_KEY', 'Malformed Authorization header; expected "Bearer <API_KEY>".');
 const UNKNOWN = makeError('INVALID_API_KEY');
 
+/** The credential of `Bearer <credential>`, or null when the header is not that. */
+export function bearerCredential(header: string): string | null {
+  // The scheme is case-insensitive (RFC 9110 §11.1); exactly one space-separated credential.
+  if (header.length < 8 || (!header.startsWith('Bearer ') && header.slice(0, 7).toLowerCase() !== 'bearer ')) return null;
+  const credential = header.slice(7).trim();
+  return credential === '' || /\s/.test(credential) ? null : credential;
+}
+
 /** `header` is the raw header value; uWS gives '' when it is absent. */
 export function authenticate(header: string, store: KeyStore): AuthResult {
   if (header === '') return { ok: false, error: MISSING };
-  // The scheme is case-insensitive (RFC 9110 §11.1); exactly one space-separated credential.
-  if (header.length < 8 || (!header.startsWith('Bearer ') && header.slice(0, 7).toLowerCase() !== 'bearer ')) return { ok: false, error: MALFORMED };
-  const key = header.slice(7).trim();
-  if (key === '' || /\s/.test(key)) return { ok: false, error: MALFORMED };
+  const key = bearerCredential(header);
+  if (key === null) return { ok: false, error: MALFORMED };
   const record = store.lookup(key);
   return record === undefined ? { ok: false, error: UNKNOWN } : { ok: true, key: record };
 }

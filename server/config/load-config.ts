@@ -2,7 +2,7 @@
 // A bad value stops the start with a message naming each offending variable.
 import { availableParallelism } from 'node:os';
 import {
-  ConfigProblem, readApiKeys, readChoice, readFlag, readHost, readInteger, readProxyList, readString,
+  ConfigProblem, readApiKeys, readChoice, readFlag, readHost, readInteger, readProxyList, readSecret, readString,
   type Env, type SeedKey,
 } from './env-parsers.js';
 
@@ -29,6 +29,8 @@ export interface Config {
   readonly maxSessions: number;
   readonly trustProxy: readonly string[];
   readonly logLevel: LogLevel;
+  /** Bearer token for GET /metrics and /health's details; null leaves /metrics open. */
+  readonly metricsToken: string | null;
   /** JSONMEND_TEST_HOOKS=1 arms the worker's crash/sleep markers (server/pool/test-hooks.ts). */
   readonly testHooks: boolean;
 }
@@ -92,6 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxSessions: read(() => readInteger(env, 'MAX_SESSIONS', DEFAULTS.MAX_SESSIONS, 1, 10_000_000), DEFAULTS.MAX_SESSIONS),
     trustProxy: Object.freeze(read(() => readProxyList(env, 'TRUST_PROXY'), [])),
     logLevel: read(() => readChoice<LogLevel>(env, 'LOG_LEVEL', 'info', LOG_LEVELS), 'info'),
+    metricsToken: read(() => readSecret(env, 'METRICS_TOKEN', 16, 256), null),
     testHooks: read(() => readFlag(env, 'JSONMEND_TEST_HOOKS', false), false),
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -20,6 +20,7 @@ export const PACE_FROM_CHARS = 64 * 1024;
 const STATUS_LINES: Record<number, string> = {
   200: '200 OK',
   400: '400 Bad Request',
+  401: '401 Unauthorized',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
   429: '429 Too Many Requests',

@@ -10,29 +10,40 @@ import { routingErrorHandler } from './simple-answer.js';
 
 export type Method = 'get' | 'post';
 
+type Handler = (res: HttpResponse, req: HttpRequest) => void;
+
 export interface RouteEntry {
   method: Method;
   path: string;
   /** Labels metrics and logs; keep it a fixed word. */
   name: string;
-  handler: (res: HttpResponse, req: HttpRequest) => void;
+  handler: Handler;
 }
 
-export function mountRoutes(app: TemplatedApp, ctx: HttpContext, routes: readonly RouteEntry[]): void {
+/**
+ * `native` is false only on uWS's pure-JS fallback. That one runs on Node's HTTP server, which
+ * refuses ambiguous framing and drops the body of an answer to HEAD by itself, and it has neither
+ * req.forEach nor res.endWithoutBody: there the handlers are mounted as they are.
+ */
+export function mountRoutes(app: TemplatedApp, ctx: HttpContext, routes: readonly RouteEntry[], native = true): void {
+  const same = (handler: Handler): Handler => handler;
+  const framed = native ? (handler: Handler): Handler => withFramingCheck(ctx, handler) : same;
+  const forHead = native ? answeringHead : same;
+  const bodiless = native ? bodilessForHead : same;
   const methodsByPath = new Map<string, string[]>();
   for (const route of routes) {
-    app[route.method](route.path, withFramingCheck(ctx, route.handler));
+    app[route.method](route.path, framed(route.handler));
     const methods = methodsByPath.get(route.path) ?? [];
     methods.push(route.method.toUpperCase());
     // HEAD wherever GET is served: the same answer without its body (head-request.ts).
     if (route.method === 'get') {
-      app.head(route.path, withFramingCheck(ctx, answeringHead(route.handler)));
+      app.head(route.path, framed(forHead(route.handler)));
       methods.push('HEAD');
     }
     methodsByPath.set(route.path, methods);
   }
   for (const [path, methods] of methodsByPath) {
-    app.any(path, withFramingCheck(ctx, bodilessForHead(routingErrorHandler(ctx, 'METHOD_NOT_ALLOWED', methods.join(', ')))));
+    app.any(path, framed(bodiless(routingErrorHandler(ctx, 'METHOD_NOT_ALLOWED', methods.join(', ')))));
   }
-  app.any('/*', withFramingCheck(ctx, bodilessForHead(routingErrorHandler(ctx, 'NOT_FOUND', null))));
+  app.any('/*', framed(bodiless(routingErrorHandler(ctx, 'NOT_FOUND', null))));
 }
