@@ -12,6 +12,7 @@ import type { HttpContext } from './http/http-context.js';
 import { jsonPostHandler } from './http/json-post.js';
 import { Lifecycle } from './http/lifecycle.js';
 import { listen } from './http/listen.js';
+import { BAD_FRAMING_ROUTE } from './http/request-framing.js';
 import { mountRoutes, type RouteEntry } from './http/router.js';
 import { Logger } from './observe/logger.js';
 import { Metrics } from './observe/metrics.js';
@@ -112,9 +113,9 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
     ...(cluster?.routes(ctx, streaming.sessions) ?? []),
     ...(parts.extraRoutes?.(ctx, pool) ?? []),
   ];
-  for (const name of [...routes.map((r) => r.name), 'not_found', 'method_not_allowed']) metrics.addRoute(name);
+  for (const name of [...routes.map((r) => r.name), 'not_found', 'method_not_allowed', BAD_FRAMING_ROUTE]) metrics.addRoute(name);
   const app = uws.App();
-  mountRoutes(app, ctx, routes);
+  mountRoutes(app, ctx, routes, backend === 'native');
 
   // A node started by PROCESSES shares the public port with its siblings (SO_REUSEPORT) and takes
   // forwards on a port of its own, since the shared one cannot address one process.

@@ -84,6 +84,10 @@ process.stdout.write(JSON.stringify({
   contract: config.contract,
 }) + '\n');
 
+if (config.metricsToken === null) {
+  server.logger.log('info', 'METRICS_TOKEN is not set: GET /metrics is open to anyone who can reach the port');
+}
+
 let signalled = false;
 const stop = (signal: NodeJS.Signals): void => {
   if (signalled) return;

@@ -12,6 +12,14 @@ const UNKNOWN = makeError('INVALID_API_KEY');
 const REFUSED: AuthResult = Object.freeze({ ok: false, error: UNKNOWN });
 const settle = (record: KeyRecord | undefined): AuthResult => (record === undefined ? REFUSED : { ok: true, key: record });
 
+/** The credential of `Bearer <credential>`, or null when the header is not that. */
+export function bearerCredential(header: string): string | null {
+  // The scheme is case-insensitive (RFC 9110 §11.1); exactly one space-separated credential.
+  if (header.length < 8 || (!header.startsWith('Bearer ') && header.slice(0, 7).toLowerCase() !== 'bearer ')) return null;
+  const credential = header.slice(7).trim();
+  return credential === '' || /\s/.test(credential) ? null : credential;
+}
+
 /**
  * `header` is the raw header value; uWS gives '' when it is absent. Synchronous for a key the store
  * holds in memory and for every malformed header; a Promise only while the store is asked about a
@@ -19,10 +27,8 @@ const settle = (record: KeyRecord | undefined): AuthResult => (record === undefi
  */
 export function authenticate(header: string, store: KeyStore): AuthResult | Promise<AuthResult> {
   if (header === '') return { ok: false, error: MISSING };
-  // The scheme is case-insensitive (RFC 9110 §11.1); exactly one space-separated credential.
-  if (header.length < 8 || (!header.startsWith('Bearer ') && header.slice(0, 7).toLowerCase() !== 'bearer ')) return { ok: false, error: MALFORMED };
-  const key = header.slice(7).trim();
-  if (key === '' || /\s/.test(key)) return { ok: false, error: MALFORMED };
+  const key = bearerCredential(header);
+  if (key === null) return { ok: false, error: MALFORMED };
   const record = store.lookup(key);
   if (record !== undefined) return { ok: true, key: record };
   const asked = store.lookupMiss?.(key);

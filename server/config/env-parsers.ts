@@ -49,6 +49,16 @@ export function readString(env: Env, name: string, fallback: string): string {
   return rawValue(env, name) ?? fallback;
 }
 
+/** A shared secret such as a bearer token: unset is null; messages never echo it. */
+export function readSecret(env: Env, name: string, minLength: number, maxLength: number): string | null {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return null;
+  if (raw.length < minLength || raw.length > maxLength || /\s/.test(raw)) {
+    throw new ConfigProblem(name, `must be ${minLength} to ${maxLength} characters without spaces`, undefined);
+  }
+  return raw;
+}
+
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 export function readHost(env: Env, name: string, fallback: string): string {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import {
   ConfigProblem, readApiKeys, readBaseUrl, readChoice, readDatabaseUrl, readFlag, readHost, readInteger, readNodeId,
-  readProcesses, readProxyList, readRedisUrl, readString, type Env, type SeedKey,
+  readProcesses, readProxyList, readRedisUrl, readSecret, readString, type Env, type SeedKey,
 } from './env-parsers.js';
 
 export type ContractSetting = 'auto' | 'envelope' | 'compact';
@@ -44,6 +44,8 @@ export interface Config {
   readonly processes: number;
   /** Set by the PROCESSES primary in each node it starts (JSONMEND_PROCESS_INDEX): shared listen, own peer port. */
   readonly processIndex: number | undefined;
+  /** Bearer token for GET /metrics and /health's details; null leaves /metrics open. */
+  readonly metricsToken: string | null;
   /** JSONMEND_TEST_HOOKS=1 arms the worker's crash/sleep markers (server/pool/test-hooks.ts). */
   readonly testHooks: boolean;
 }
@@ -112,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxSessions: read(() => readInteger(env, 'MAX_SESSIONS', DEFAULTS.MAX_SESSIONS, 1, 10_000_000), DEFAULTS.MAX_SESSIONS),
     trustProxy: Object.freeze(read(() => readProxyList(env, 'TRUST_PROXY'), [])),
     logLevel: read(() => readChoice<LogLevel>(env, 'LOG_LEVEL', 'info', LOG_LEVELS), 'info'),
+    metricsToken: read(() => readSecret(env, 'METRICS_TOKEN', 16, 256), null),
     testHooks: read(() => readFlag(env, 'JSONMEND_TEST_HOOKS', false), false),
     redisUrl: read(() => readRedisUrl(env, 'REDIS_URL'), undefined),
     databaseUrl: read(() => readDatabaseUrl(env, 'DATABASE_URL'), undefined),

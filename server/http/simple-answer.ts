@@ -43,10 +43,6 @@ export function answerAtOnce(ctx: HttpContext, routeName: string, res: HttpRespo
   observeNonRepair(ctx, routeName, requestId, null, Date.now(), start, answer.status, outcome);
 }
 
-export function getHandler(ctx: HttpContext, routeName: string, produce: () => SimpleAnswer): (res: HttpResponse, req: HttpRequest) => void {
-  return (res, req) => answerAtOnce(ctx, routeName, res, req, produce(), 'ok');
-}
-
 /** 404 and 405 answer in the configured contract's failure shape (auto: envelope). */
 export function routingErrorHandler(
   ctx: HttpContext,

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import type * as Uws from '@trufflesuite/uws-js-unofficial';
 
-export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
+export type { HttpRequest, HttpResponse, RecognizedString, TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 export type UwsBackend = 'native' | 'fallback';
 
 export interface LoadedUws {

@@ -171,7 +171,8 @@ export const SCHEMAS: Record<string, object> = {
   }),
   Health: {
     type: 'object',
-    required: ['status', 'version', 'uws', 'pool'],
+    description: 'The public sees `status` alone; the other fields are shown only with `Authorization: Bearer <METRICS_TOKEN>`.',
+    required: ['status'],
     properties: {
       status: { type: 'string', enum: ['ok', 'draining'] },
       version: str,

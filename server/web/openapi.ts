@@ -132,11 +132,22 @@ export const OPENAPI_DOCUMENT = {
       get: {
         operationId: 'health',
         tags: ['operations'],
-        summary: 'Liveness and pool state',
-        security: [],
+        summary: 'Liveness; version and pool state for the METRICS_TOKEN bearer',
+        description: 'Anyone gets `{"status": "ok"}` (503 `draining` during shutdown). With `Authorization: Bearer <METRICS_TOKEN>` the answer adds the version, uWS backend, contract setting, uptime, requests in flight and pool state.',
+        security: [{}, { metricsToken: [] }],
         responses: {
           '200': { description: 'Serving.', headers: REQUEST_ID, content: json(ref('Health')) },
           '503': { description: 'Draining before shutdown.', headers: REQUEST_ID, content: json(ref('Health')) },
+        },
+      },
+      head: {
+        operationId: 'healthHead',
+        tags: ['operations'],
+        summary: 'GET /health without the body (every GET endpoint answers HEAD)',
+        security: [],
+        responses: {
+          '200': { description: 'Serving; Content-Length is that of the GET body.', headers: REQUEST_ID },
+          '503': { description: 'Draining before shutdown.', headers: REQUEST_ID },
         },
       },
     },
@@ -145,8 +156,16 @@ export const OPENAPI_DOCUMENT = {
         operationId: 'metrics',
         tags: ['operations'],
         summary: 'Prometheus metrics',
-        security: [],
-        responses: { '200': { description: 'Prometheus text format 0.0.4.', headers: REQUEST_ID, content: { 'text/plain': { schema: { type: 'string' } } } } },
+        description: 'Open to anyone when METRICS_TOKEN is unset; with it set, `Authorization: Bearer <METRICS_TOKEN>` is required (401 otherwise). A production deployment should set it.',
+        security: [{ metricsToken: [] }],
+        responses: {
+          '200': { description: 'Prometheus text format 0.0.4.', headers: REQUEST_ID, content: { 'text/plain': { schema: { type: 'string' } } } },
+          '401': {
+            description: 'METRICS_TOKEN is set and the request does not carry it: INVALID_API_KEY in the configured contract\'s failure shape.',
+            headers: { ...REQUEST_ID, 'WWW-Authenticate': header('`Bearer realm="jsonmend metrics"`.') },
+            content: json(oneOf('EnvelopeRepairResponse', 'CompactFailure')),
+          },
+        },
       },
     },
     '/openapi.json': {
@@ -162,6 +181,7 @@ export const OPENAPI_DOCUMENT = {
   components: {
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key (sk_live_…) from the console or `npm run key -- create`.' },
+      metricsToken: { type: 'http', scheme: 'bearer', description: 'The operator token set in the METRICS_TOKEN environment variable.' },
     },
     headers: {
       'X-Request-ID': header('The request id (yours if you sent a safe one); quote it when reporting a problem.'),

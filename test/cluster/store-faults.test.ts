@@ -33,8 +33,12 @@ async function degradedBy(url: string, store: string): Promise<boolean> {
 }
 
 t.test('healthy: /health says ok with both stores up', async (t) => {
-  for (const node of [a, b]) t.match(await health(node.url), { status: 'ok', stores: { redis: 'up', postgres: 'up' } });
-  t.match(await metricsOf(a.url), /jsonmend_store_up\{store="redis"\} 1/);
+  for (const node of [a, b]) {
+    t.same(await health(node.url), { status: 'ok' }, 'the public answer: the status alone');
+    // Which stores a node uses is a detail: on /metrics (and /health to METRICS_TOKEN's bearer).
+    t.match(await metricsOf(node.url), /jsonmend_store_up\{store="redis"\} 1/);
+    t.match(await metricsOf(node.url), /jsonmend_store_up\{store="postgres"\} 1/);
+  }
 });
 
 t.test('Redis frozen (SIGSTOP): served with bounded latency, degraded, then recovered', async (t) => {

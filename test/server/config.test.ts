@@ -1,7 +1,7 @@
 // Configuration: every variable parsed once, defaults, and a refusal naming each bad variable.
 import t from 'tap';
 import { bodyLimitFor, ConfigError, DEFAULTS, loadConfig } from '../../server/config/load-config.js';
-import { expectRefusal, startServer } from '../helpers/start-server.js';
+import { bearer, expectRefusal, startServer } from '../helpers/start-server.js';
 
 t.test('defaults', async (t) => {
   const config = loadConfig({});
@@ -9,7 +9,7 @@ t.test('defaults', async (t) => {
     port: 8080, host: '0.0.0.0', dataDir: './data', apiKeys: [], queueMax: DEFAULTS.QUEUE_MAX, sessionTtlMs: 60_000,
     maxPayloadBytes: 5_242_880, demoLimitPerHour: 10, contract: 'auto', uwsAllowFallback: false,
     inlineMaxBytes: DEFAULTS.INLINE_MAX_BYTES, taskTimeoutMs: DEFAULTS.TASK_TIMEOUT_MS, maxSessions: DEFAULTS.MAX_SESSIONS,
-    trustProxy: [], logLevel: 'info', testHooks: false,
+    trustProxy: [], logLevel: 'info', testHooks: false, metricsToken: null,
   });
   t.ok(config.workers >= 1);
   t.ok(Object.isFrozen(config));
@@ -39,7 +39,7 @@ t.test('every bad variable is named, all at once', async (t) => {
     PORT: '70000', HOST: 'not a host!', API_KEYS: 'key-without-tier', WORKERS: '0', QUEUE_MAX: '-1',
     SESSION_TTL_MS: '1e3', MAX_PAYLOAD_BYTES: 'five', DEMO_LIMIT_PER_HOUR: '1.5', CONTRACT: 'json',
     UWS_ALLOW_FALLBACK: 'maybe', INLINE_MAX_BYTES: 'x', TASK_TIMEOUT_MS: '0', MAX_SESSIONS: '0',
-    TRUST_PROXY: '10.0.0.0/99', LOG_LEVEL: 'loud',
+    TRUST_PROXY: '10.0.0.0/99', LOG_LEVEL: 'loud', METRICS_TOKEN: 'too short',
   };
   const error = t.throws(() => loadConfig(bad)) as unknown as ConfigError;
   t.ok(error instanceof ConfigError);
@@ -71,11 +71,12 @@ t.test('uWS fallback: refused unless UWS_ALLOW_FALLBACK=1, then reported by /hea
   const refused = await expectRefusal({ UWS_USE_FALLBACK: '1' });
   t.not(refused.code, 0);
   t.match(refused.stderr, /UWS_ALLOW_FALLBACK=1/);
-  const server = await startServer(t, { UWS_USE_FALLBACK: '1', UWS_ALLOW_FALLBACK: '1' });
-  const health = await (await fetch(`${server.url}/health`)).json();
+  const METRICS_TOKEN = 'config-metrics-token-000001';
+  const server = await startServer(t, { UWS_USE_FALLBACK: '1', UWS_ALLOW_FALLBACK: '1', METRICS_TOKEN });
+  const health = await (await fetch(`${server.url}/health`, { headers: bearer(METRICS_TOKEN) })).json();
   t.equal(health.uws, 'fallback');
-  const native = await startServer(t, {});
-  t.equal((await (await fetch(`${native.url}/health`)).json()).uws, 'native');
+  const native = await startServer(t, { METRICS_TOKEN });
+  t.equal((await (await fetch(`${native.url}/health`, { headers: bearer(METRICS_TOKEN) })).json()).uws, 'native');
 });
 
 t.test('a DATA_DIR that cannot be created stops the start at once, naming it', async (t) => {

@@ -3,7 +3,8 @@ import t from 'tap';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
 
 const KEY = 'routing-test-key-1';
-const server = await startServer(t, { API_KEYS: `${KEY}:unlimited`, WORKERS: '2', QUEUE_MAX: '7' });
+const METRICS_TOKEN = 'routing-metrics-token-000001';
+const server = await startServer(t, { API_KEYS: `${KEY}:unlimited`, WORKERS: '2', QUEUE_MAX: '7', METRICS_TOKEN });
 
 t.test('unknown paths get a JSON 404, wrong methods a JSON 405 with Allow', async (t) => {
   const cases: [string, string, number, string | null][] = [
@@ -15,8 +16,8 @@ t.test('unknown paths get a JSON 404, wrong methods a JSON 405 with Allow', asyn
     ['GET', '/v1/repair', 405, 'POST'],
     ['PUT', '/v1/repair', 405, 'POST'],
     ['DELETE', '/v1/demo/repair', 405, 'POST'],
-    ['POST', '/health', 405, 'GET'],
-    ['POST', '/metrics', 405, 'GET'],
+    ['POST', '/health', 405, 'GET, HEAD'],
+    ['POST', '/metrics', 405, 'GET, HEAD'],
   ];
   for (const [method, path, status, allow] of cases) {
     const response = await fetch(server.url + path, { method, headers: { 'x-request-id': `route-${status}` } });
@@ -30,8 +31,8 @@ t.test('unknown paths get a JSON 404, wrong methods a JSON 405 with Allow', asyn
   }
 });
 
-t.test('/health reports status, version, uWS backend and the pool', async (t) => {
-  const response = await fetch(`${server.url}/health`);
+t.test('/health reports status, version, uWS backend and the pool to the METRICS_TOKEN bearer', async (t) => {
+  const response = await fetch(`${server.url}/health`, { headers: bearer(METRICS_TOKEN) });
   t.equal(response.status, 200);
   t.ok(response.headers.get('x-request-id'));
   const body = await response.json();
@@ -51,7 +52,7 @@ t.test('/metrics: Prometheus text with requests, latency, repairs, pool gauges',
   await postJson(`${server.url}/v1/repair`, { raw_output: '{"a":2' }, auth);
   await postJson(`${server.url}/v1/repair`, { raw_output: '{}' });
   await postJson(`${server.url}/v1/demo/repair`, { raw_output: '[]' });
-  const response = await fetch(`${server.url}/metrics`);
+  const response = await fetch(`${server.url}/metrics`, { headers: bearer(METRICS_TOKEN) });
   t.equal(response.status, 200);
   t.match(response.headers.get('content-type'), /^text\/plain; version=0\.0\.4/);
   t.ok(response.headers.get('x-request-id'));
