@@ -3,11 +3,10 @@
 // serialized in the request's contract) becomes the answer.
 import { randomBytes } from 'node:crypto';
 import { makeError } from '../../engine/error-codes.js';
-import type { RepairError } from '../../engine/types.js';
+import type { RepairError, Warning } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
 import type { PostRequest, RouteAnswer } from '../http/json-post.js';
-import type { Warning } from '../../engine/types.js';
 import { FINALIZE, OPEN, PUSH, type WorkerReply } from './stream-protocol.js';
 import type { FinalizeRequest, PushRequest, StartRequest, StreamEndpoint } from './stream-requests.js';
 import { serializeCompactStart, serializeEnvelopeStart } from './stream-serializers.js';
