@@ -1,5 +1,5 @@
 // Which node holds each compact streaming session. Compact ids are the client's UUIDs, so they
-// cannot name their owner the way issued envelope ids do; `jm:sess:<key id>:<uuid>` = owner node id,
+// cannot name their owner the way issued envelope ids do; `jm:stream:<key id>:<uuid>` = owner node id,
 // claimed atomically at start (which also makes "already open" hold across nodes) and removed when
 // the session ends. It expires a little after the session's own TTL in case its owner died.
 import type { Redis } from 'ioredis';
@@ -19,7 +19,7 @@ if owner == false or owner == ARGV[1] or redis.call('exists', 'jm:node:' .. owne
 end
 return 0`;
 
-const entryKey = (keyId: string, uuid: string): string => `jm:sess:${keyId}:${uuid.toLowerCase()}`;
+const entryKey = (keyId: string, uuid: string): string => `jm:stream:${keyId}:${uuid.toLowerCase()}`;
 
 export class SessionDirectory {
   readonly #ttlMs: number;
