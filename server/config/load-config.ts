@@ -2,6 +2,7 @@
 // A bad value stops the start with a message naming each offending variable.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { MAX_SCHEMA_TEXT } from '../../engine/schema/limits.js';
 import {
   ConfigProblem, readApiKeys, readBaseUrl, readChoice, readDatabaseUrl, readFlag, readHost, readInteger, readNodeId,
   readProcesses, readProxyList, readRedisUrl, readSecret, readString, type Env, type SeedKey,
@@ -20,7 +21,7 @@ export interface Config {
   readonly queueMax: number;
   readonly sessionTtlMs: number;
   readonly maxPayloadBytes: number;
-  /** Largest request body read: the input plus room for JSON escaping and a schema. */
+  /** Largest request body read: six times the input (JSON escaping) plus room for a schema. */
   readonly maxBodyBytes: number;
   readonly demoLimitPerHour: number;
   readonly contract: ContractSetting;
@@ -66,9 +67,16 @@ export const DEFAULTS = Object.freeze({
 
 const MiB = 1024 * 1024;
 
-/** JSON escaping and a schema make a body larger than its input; allow an eighth more, at least 64 KiB. */
+/** Room in a body for the largest schema accepted, pretty-printed or escaped. */
+export const SCHEMA_ALLOWANCE_BYTES = 4 * MAX_SCHEMA_TEXT;
+
+/**
+ * MAX_PAYLOAD_BYTES bounds the decoded input; its body is larger. JSON escaping takes a character
+ * to at most six bytes (`\u00e9` for the two bytes of é, `\u6f22` for the three of 漢, `\u0001` for
+ * one), and the body may carry a schema beside it. Larger Content-Lengths are refused unread.
+ */
 export function bodyLimitFor(maxPayloadBytes: number): number {
-  return maxPayloadBytes + Math.max(64 * 1024, Math.floor(maxPayloadBytes / 8));
+  return 6 * maxPayloadBytes + SCHEMA_ALLOWANCE_BYTES;
 }
 
 /** `n-` and 8 random hex digits: unique enough among a deployment's nodes, short in session ids. */

@@ -25,12 +25,12 @@ const demoFields = {
 export const SCHEMAS: Record<string, object> = {
   // Requests
   EnvelopeRepairRequest: closed(['raw_output'], {
-    raw_output: { type: 'string', description: 'The text to repair: at most MAX_PAYLOAD_BYTES (5 MiB) of UTF-8.' },
+    raw_output: { type: 'string', description: 'The text to repair: at most MAX_PAYLOAD_BYTES (5 MiB) of UTF-8 once decoded, however it is escaped in the body (the body may be up to 6 × MAX_PAYLOAD_BYTES + 1 MiB).' },
     schema: SCHEMA,
     mode: { ...MODE, default: 'strict' },
   }, 'Envelope contract. Unknown fields are refused with INVALID_REQUEST.'),
   CompactRepairRequest: closed(['content'], {
-    content: { type: 'string', description: 'The text to repair: at most MAX_PAYLOAD_BYTES (5 MiB) of UTF-8.' },
+    content: { type: 'string', description: 'The text to repair: at most MAX_PAYLOAD_BYTES (5 MiB) of UTF-8 once decoded, however it is escaped in the body (the body may be up to 6 × MAX_PAYLOAD_BYTES + 1 MiB).' },
     schema: SCHEMA,
     mode: { ...MODE, default: 'lenient' },
   }, 'Compact contract. Unknown fields are refused with INVALID_REQUEST.'),
@@ -46,9 +46,12 @@ export const SCHEMAS: Record<string, object> = {
   }),
   EnvelopeStreamPushRequest: closed(['session_id', 'chunk'], {
     session_id: { type: 'string', minLength: 1, maxLength: 128 },
-    chunk: { type: 'string', description: 'At most 5 MiB; the session buffer is limited to 5 MiB too.' },
+    chunk: { type: 'string', description: 'At most MAX_PAYLOAD_BYTES (5 MiB) of UTF-8 once decoded, however it is escaped in the body; the session buffer is limited to 5 MiB too.' },
   }),
-  CompactStreamPushRequest: closed(['sessionId', 'content'], { sessionId: { type: 'string', pattern: UUID }, content: str }),
+  CompactStreamPushRequest: closed(['sessionId', 'content'], {
+    sessionId: { type: 'string', pattern: UUID },
+    content: { type: 'string', description: 'At most MAX_PAYLOAD_BYTES (5 MiB) of UTF-8 once decoded, however it is escaped in the body.' },
+  }),
   EnvelopeStreamFinalizeRequest: closed(['session_id'], { session_id: { type: 'string', minLength: 1, maxLength: 128 } }),
   CompactStreamFinalizeRequest: closed(['sessionId'], { sessionId: { type: 'string', pattern: UUID } }),
 

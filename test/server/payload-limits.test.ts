@@ -1,6 +1,6 @@
 // PAYLOAD_TOO_LARGE: from Content-Length before reading, by counting when there is none (chunked),
-// and on the input text itself (MAX_PAYLOAD_BYTES is about the input; the body may carry a little
-// more for JSON escaping and a schema).
+// and on the input text itself (MAX_PAYLOAD_BYTES is about the decoded input; the body may be six
+// times larger for JSON escaping, plus a schema: test/server/payload-escaping.test.ts).
 import t from 'tap';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
 import { rawRequest } from '../helpers/raw-http.js';
@@ -13,9 +13,9 @@ function head(path: string, headers: Record<string, string>): string {
   return `POST ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`;
 }
 
-t.test('default limits: a 6 MB and a 50 MB Content-Length are refused before the body is sent', async (t) => {
+t.test('default limits: a 40 MB and a 500 MB Content-Length are refused before the body is sent', async (t) => {
   const server = await startServer(t, { API_KEYS: `${KEY}:pro` });
-  for (const length of [6_000_000, 50_000_000]) {
+  for (const length of [40_000_000, 500_000_000]) {
     const answer = await rawRequest(server.url, head('/v1/repair', { 'content-length': String(length), authorization: `Bearer ${KEY}` }));
     t.equal(answer.status, 200);
     t.ok(answer.headers['x-request-id']);
@@ -26,7 +26,7 @@ t.test('default limits: a 6 MB and a 50 MB Content-Length are refused before the
     t.match(body.metadata.errors[0], { code: 'PAYLOAD_TOO_LARGE', severity: 'critical', recoverable: false });
   }
   // The demo is limited the same way.
-  const demo = await rawRequest(server.url, head('/v1/demo/repair', { 'content-length': '6000000' }));
+  const demo = await rawRequest(server.url, head('/v1/demo/repair', { 'content-length': '40000000' }));
   t.equal(JSON.parse(demo.body).metadata.errors[0].code, 'PAYLOAD_TOO_LARGE');
   t.equal(JSON.parse(demo.body).demo, true);
   // An input just under 5 MiB in a body of the same size is accepted.
@@ -38,7 +38,7 @@ t.test('default limits: a 6 MB and a 50 MB Content-Length are refused before the
 
 t.test('small limits: counting, chunked uploads and the input size', async (t) => {
   const server = await startServer(t, { API_KEYS: `${KEY}:pro`, MAX_PAYLOAD_BYTES: '1000' });
-  const bodyLimit = 1000 + 64 * 1024;
+  const bodyLimit = 6 * 1000 + 1024 * 1024;
 
   t.test('a chunked upload is stopped at the limit, while it is still being sent', async (t) => {
     const chunk = Buffer.alloc(16 * 1024, 'a');
