@@ -3,6 +3,7 @@
 // dies is restarted; SIGTERM to the primary drains them all. Without REDIS_URL it refuses to start.
 import http from 'node:http';
 import t from 'tap';
+import { freePort } from '../helpers/postgres-server.js';
 import { startRedis } from '../helpers/redis-server.js';
 import { expectRefusal, startServer } from '../helpers/start-server.js';
 import { CLUSTER_SECRET } from './cluster-helpers.js';
@@ -51,9 +52,14 @@ t.test('PROCESSES above 1 without REDIS_URL stops with a message that says why',
 
 t.test('PROCESSES=2: two nodes on one port, sessions reached through any connection, restart, drain', async (t) => {
   const redis = await startRedis(t);
+  const peerPort = await freePort();
   const server = await startServer(t, {
     PROCESSES: '2', REDIS_URL: redis.url, CLUSTER_SECRET, NODE_ID: 'box', API_KEYS: `${KEY}:unlimited`, LOG_LEVEL: 'info',
+    PEER_URL: `http://127.0.0.1:${peerPort}`,
   }, 30_000);
+  for (const i of [0, 1]) {
+    t.match(server.stdout(), new RegExp(`"msg":"cluster: joined","node":"box-${i}","peerUrl":"http://127.0.0.1:${peerPort + i}"`), `box-${i} takes forwards on PEER_URL's port + ${i}`);
+  }
   const start = `${server.url}/v1/repair/stream/start`;
   const push = `${server.url}/v1/repair/stream/push`;
   const firstPids = [pidsOf(server.stdout(), 'box-0')[0]!, pidsOf(server.stdout(), 'box-1')[0]!];
