@@ -173,7 +173,13 @@ export const SCHEMAS: Record<string, object> = {
     type: 'object',
     required: ['status', 'version', 'uws', 'pool'],
     properties: {
-      status: { type: 'string', enum: ['ok', 'draining'] },
+      status: { type: 'string', enum: ['ok', 'degraded', 'draining'], description: 'degraded: a shared store (REDIS_URL, DATABASE_URL) does not answer; still serving on local fallbacks.' },
+      stores: {
+        type: 'object',
+        description: 'With REDIS_URL or DATABASE_URL: each shared store, up or down.',
+        properties: { redis: { type: 'string', enum: ['up', 'down'] }, postgres: { type: 'string', enum: ['up', 'down'] } },
+      },
+      degraded: { type: 'array', items: { type: 'string', enum: ['redis', 'postgres'] }, description: 'The stores that are down (only while status is degraded).' },
       version: str,
       uws: { type: 'string', enum: ['native', 'fallback'] },
       contract: { type: 'string', enum: ['auto', 'envelope', 'compact'] },

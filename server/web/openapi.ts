@@ -135,7 +135,7 @@ export const OPENAPI_DOCUMENT = {
         summary: 'Liveness and pool state',
         security: [],
         responses: {
-          '200': { description: 'Serving.', headers: REQUEST_ID, content: json(ref('Health')) },
+          '200': { description: 'Serving (status ok, or degraded while a shared store is down).', headers: REQUEST_ID, content: json(ref('Health')) },
           '503': { description: 'Draining before shutdown.', headers: REQUEST_ID, content: json(ref('Health')) },
         },
       },
