@@ -16,14 +16,14 @@ export interface Tier {
   overageUsdPer1k: number | null;
 }
 
-/** Degraded service = the free tier's per-minute rate plus the QUOTA_EXCEEDED warning. */
-export const DEGRADED_PER_MINUTE = 60;
-
+// Degraded service (past the monthly quota on a 'degraded' tier): still served, every answer with
+// the QUOTA_EXCEEDED warning, at a tenth of the tier's rate (free rounded down to 5 a minute), per
+// account. docs/accounts.md defines it for users.
 export const TIERS: Readonly<Record<TierName, Readonly<Tier>>> = Object.freeze({
-  free: { name: 'free', perMinute: 60, monthlyQuota: 1_000, overage: 'degraded', degradedPerMinute: DEGRADED_PER_MINUTE, overageUsdPer1k: null },
-  pro: { name: 'pro', perMinute: 300, monthlyQuota: 100_000, overage: 'degraded', degradedPerMinute: DEGRADED_PER_MINUTE, overageUsdPer1k: null },
+  free: { name: 'free', perMinute: 60, monthlyQuota: 1_000, overage: 'degraded', degradedPerMinute: 5, overageUsdPer1k: null },
+  pro: { name: 'pro', perMinute: 300, monthlyQuota: 100_000, overage: 'degraded', degradedPerMinute: 30, overageUsdPer1k: null },
   team: { name: 'team', perMinute: 1_000, monthlyQuota: 1_000_000, overage: 'billed', degradedPerMinute: null, overageUsdPer1k: 0.3 },
   // The spec prices no overage for scale, so it is treated like pro rather than billed silently.
-  scale: { name: 'scale', perMinute: 1_000, monthlyQuota: 1_000_000, overage: 'degraded', degradedPerMinute: DEGRADED_PER_MINUTE, overageUsdPer1k: null },
+  scale: { name: 'scale', perMinute: 1_000, monthlyQuota: 1_000_000, overage: 'degraded', degradedPerMinute: 100, overageUsdPer1k: null },
   unlimited: { name: 'unlimited', perMinute: null, monthlyQuota: null, overage: 'none', degradedPerMinute: null, overageUsdPer1k: null },
 });

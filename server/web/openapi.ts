@@ -119,8 +119,8 @@ export const OPENAPI_DOCUMENT = {
       get: {
         operationId: 'usage',
         tags: ['account'],
-        summary: "This month's repairs for the calling key",
-        description: 'Months are UTC calendar months. Asking does not count against the rate limit. A bad key gets INVALID_API_KEY in the envelope failure shape (CONTRACT=compact: the compact one).',
+        summary: "This month's repairs for the calling key's account",
+        description: "Months are UTC calendar months. Usage, quota and rate belong to the key's account: all keys of a console user share them (rotating a key resets nothing); an operator key is its own account. Past the quota, free, pro and scale are served at a tenth of their rate (free: 5 a minute) with the QUOTA_EXCEEDED warning. Asking does not count against the rate limit. A bad key gets INVALID_API_KEY in the envelope failure shape (CONTRACT=compact: the compact one).",
         security: [{ bearerAuth: [] }],
         responses: {
           '200': { description: 'The usage report, or an INVALID_API_KEY failure.', headers: REQUEST_ID, content: json(oneOf('UsageReport', 'EnvelopeRepairResponse', 'CompactFailure')) },

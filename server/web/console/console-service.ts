@@ -38,7 +38,7 @@ export interface UsageView extends Pick<UsageReport, 'tier' | 'month' | 'count' 
 
 /** Console sign-ups get the free tier: no payment card, nothing to choose. */
 export const CONSOLE_TIER = 'free' as const;
-/** Quotas are counted per key by the accounts layer, so the number of live keys is bounded. */
+/** Usage and limits are the account's whatever its keys; the cap keeps a leaked key's blast radius small. */
 export const MAX_ACTIVE_KEYS = 5;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 const KEY_NAME = /^[^\p{Cc}\p{Cf}]{1,64}$/u;
@@ -168,12 +168,13 @@ export class ConsoleService {
     });
   }
 
-  /** This month's repairs over all the user's keys, against the tier's quota. */
+  /** This month's repairs of the account (all its keys, revoked ones included), against the tier's quota. */
   async usage(session: Session): Promise<UsageView> {
     const owned = await this.#accounts.storage.listKeysByUser(session.userId);
     const now = this.#clock.now();
     const perKey = owned.map((k) => ({ id: k.id, prefix: k.prefix, name: k.name, count: this.#accounts.quota.count(k.id) }));
-    const count = perKey.reduce((sum, k) => sum + k.count, 0);
+    // The account's own counter is what the quota checks (server/accounts/quota.ts).
+    const count = this.#accounts.quota.count(session.userId);
     const quota = TIERS[CONSOLE_TIER].monthlyQuota;
     return {
       tier: CONSOLE_TIER,
