@@ -14,7 +14,7 @@ export const CONSOLE_ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Send the body as JSON with Content-Type: application/json.', outcome: 'INVALID_REQUEST' },
   BODY_TOO_LARGE: { status: 413, message: 'The request body is too large for this endpoint.', outcome: 'INVALID_REQUEST' },
   INVALID_EMAIL: { status: 400, message: 'Enter a valid email address.', outcome: 'INVALID_REQUEST' },
-  WEAK_PASSWORD: { status: 400, message: 'Use a password of 8 to 128 characters.', outcome: 'INVALID_REQUEST' },
+  WEAK_PASSWORD: { status: 400, message: 'Use a password of 8 to 128 characters that is not a common one.', outcome: 'INVALID_REQUEST' },
   INVALID_KEY_NAME: { status: 400, message: 'Name the key with 1 to 64 printable characters.', outcome: 'INVALID_REQUEST' },
   EMAIL_TAKEN: { status: 409, message: 'An account with this email already exists; sign in instead.', outcome: 'INVALID_REQUEST' },
   INVALID_CREDENTIALS: { status: 401, message: 'Wrong email or password.', outcome: 'INVALID_API_KEY' },

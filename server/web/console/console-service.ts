@@ -8,8 +8,9 @@ import { monthOf, nextMonthStart, type UsageReport } from '../../accounts/quota.
 import type { AccountsStorage, StoredKey } from '../../accounts/storage.js';
 import { TIERS } from '../../accounts/tiers.js';
 import { consoleFailure, type ConsoleFailure } from './console-errors.js';
-import type { LoginLimiter } from './login-limiter.js';
+import type { SignInLimit } from './login-limiter.js';
 import { HasherBusy, type PasswordHasher } from './password.js';
+import { passwordProblem } from './password-policy.js';
 import type { Session, SessionStore } from './sessions.js';
 
 /** The parts of the accounts layer the console needs (server/accounts/index.ts `Accounts` fits). */
@@ -53,10 +54,6 @@ export function normalizeEmail(raw: unknown): string | null {
   return email.length <= 254 && EMAIL.test(email) ? email : null;
 }
 
-export function validPassword(raw: unknown): raw is string {
-  return typeof raw === 'string' && [...raw].length >= 8 && raw.length <= 128;
-}
-
 export function keyView(k: StoredKey): KeyView {
   return {
     id: k.id, prefix: k.prefix, name: k.name, tier: k.tier,
@@ -68,7 +65,7 @@ export interface ConsoleServiceOptions {
   accounts: ConsoleAccounts;
   sessions: SessionStore;
   hasher: PasswordHasher;
-  limiter: LoginLimiter;
+  limiter: SignInLimit;
   clock?: Clock;
 }
 
@@ -76,7 +73,7 @@ export class ConsoleService {
   readonly #accounts: ConsoleAccounts;
   readonly #sessions: SessionStore;
   readonly #hasher: PasswordHasher;
-  readonly #limiter: LoginLimiter;
+  readonly #limiter: SignInLimit;
   readonly #clock: Clock;
   /** Key changes run one at a time per user, so the active-key limit holds under double clicks. */
   readonly #keyLocks = new Map<string, Promise<unknown>>();
@@ -93,7 +90,8 @@ export class ConsoleService {
   async signUp(rawEmail: unknown, password: unknown, ip: string): Promise<Result<string>> {
     const email = normalizeEmail(rawEmail);
     if (email === null) return fail(consoleFailure('INVALID_EMAIL'));
-    if (!validPassword(password)) return fail(consoleFailure('WEAK_PASSWORD'));
+    const weak = passwordProblem(password);
+    if (weak !== null || typeof password !== 'string') return fail(consoleFailure('WEAK_PASSWORD', weak ?? undefined));
     const wait = this.#limiter.begin(ip, null);
     if (wait > 0) return fail(consoleFailure('TOO_MANY_ATTEMPTS', undefined, wait));
     const { storage } = this.#accounts;
@@ -108,6 +106,7 @@ export class ConsoleService {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return fail(consoleFailure('EMAIL_TAKEN'));
       throw error;
     }
+    this.#limiter.succeeded(email, ip); // the address the account was made from is the owner's
     return ok(this.#sessions.create(id, email));
   }
 
@@ -124,10 +123,10 @@ export class ConsoleService {
       user === undefined ? this.#hasher.verifyDecoy(password) : this.#hasher.verify(password, user.passwordHash));
     if (typeof verified !== 'boolean') return fail(verified);
     if (!verified || user === undefined) {
-      this.#limiter.failed(email);
+      this.#limiter.failed(email, ip);
       return fail(consoleFailure('INVALID_CREDENTIALS'));
     }
-    this.#limiter.succeeded(email);
+    this.#limiter.succeeded(email, ip);
     return ok(this.#sessions.create(user.id, user.email));
   }
 
