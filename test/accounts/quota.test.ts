@@ -29,6 +29,9 @@ t.test('the tier table matches the spec and DESIGN.md', async (t) => {
     ['unlimited', null, null, 'none'],
   ]);
   t.equal(TIERS.team.overageUsdPer1k, 0.3);
+  t.same(Object.values(TIERS).map((x) => [x.name, x.degradedPerMinute, x.streamSessions]), [
+    ['free', 5, 5], ['pro', 30, 25], ['team', null, 100], ['scale', 100, 250], ['unlimited', null, null],
+  ], 'degraded rates and open streaming sessions (docs/accounts.md)');
 });
 
 t.test('usage is counted in memory and written in batches', async (t) => {

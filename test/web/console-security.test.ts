@@ -125,12 +125,24 @@ t.test('sign-in limit: growing waits per (account, IP), per IP attempts, a ceili
 });
 
 t.test('sign-in limit: per IP attempts, IPv6 per /64', async (t) => {
-  const limiter = new LoginLimiter({ clock: new ManualClock(), perIp: 4 });
+  const limiter = new LoginLimiter({ clock: new ManualClock(), perIp: 4, signUpsPerIp: 10 });
   for (let i = 0; i < 4; i++) t.equal(limiter.begin('10.0.0.9', `u${i}@b.co`), 0);
   t.ok(limiter.begin('10.0.0.9', 'u9@b.co') > 0, 'one IP trying many accounts is stopped');
   t.ok(limiter.begin('10.0.0.9', null) > 0, 'sign-ups count against the IP too');
   for (let i = 0; i < 4; i++) t.equal(limiter.begin(`2001:db8:1:2::${i + 1}`, null), 0);
   t.ok(limiter.begin('2001:db8:1:2:ffff::1', null) > 0, 'IPv6 is limited per /64');
+});
+
+t.test('sign-up limit: 2 per IP a day', async (t) => {
+  const clock = new ManualClock();
+  const limiter = new LoginLimiter({ clock });
+  t.equal(limiter.begin('10.3.0.1', null), 0);
+  t.equal(limiter.begin('10.3.0.1', null), 0);
+  t.equal(limiter.begin('10.3.0.1', null), 86_400, 'the third waits a day');
+  t.equal(limiter.begin('10.3.0.1', 'a@b.co'), 0, 'sign-ins from that IP are not affected');
+  t.equal(limiter.begin('10.3.0.2', null), 0, 'another IP may');
+  clock.advance(86_400_000);
+  t.equal(limiter.begin('10.3.0.1', null), 0, 'the next day');
 });
 
 t.test('password policy: length, blank, repetitive, common', async (t) => {

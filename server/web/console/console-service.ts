@@ -41,6 +41,9 @@ export interface UsageView extends Pick<UsageReport, 'tier' | 'month' | 'count' 
 export const CONSOLE_TIER = 'free' as const;
 /** Usage and limits are the account's whatever its keys; the cap keeps a leaked key's blast radius small. */
 export const MAX_ACTIVE_KEYS = 5;
+/** Keys an account may make in 24 hours (revoked ones included): rotation, not a key factory. */
+export const MAX_KEYS_PER_DAY = 10;
+const DAY_MS = 86_400_000;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 const KEY_NAME = /^[^\p{Cc}\p{Cf}]{1,64}$/u;
 
@@ -93,7 +96,7 @@ export class ConsoleService {
     const weak = passwordProblem(password);
     if (weak !== null || typeof password !== 'string') return fail(consoleFailure('WEAK_PASSWORD', weak ?? undefined));
     const wait = this.#limiter.begin(ip, null);
-    if (wait > 0) return fail(consoleFailure('TOO_MANY_ATTEMPTS', undefined, wait));
+    if (wait > 0) return fail(consoleFailure('TOO_MANY_ATTEMPTS', 'Too many sign-ups from this network; try again later.', wait));
     const { storage } = this.#accounts;
     if ((await storage.findUserByEmail(email)) !== undefined) return fail(consoleFailure('EMAIL_TAKEN'));
     const passwordHash = await this.#hashed(() => this.#hasher.hash(password));
@@ -142,6 +145,13 @@ export class ConsoleService {
       const { storage, keys } = this.#accounts;
       const owned = await storage.listKeysByUser(session.userId);
       if (owned.filter((k) => k.revokedAt === null).length >= MAX_ACTIVE_KEYS) return fail(consoleFailure('KEY_LIMIT_REACHED'));
+      const now = this.#clock.now();
+      const today = owned.filter((k) => k.createdAt > now - DAY_MS);
+      if (today.length >= MAX_KEYS_PER_DAY) {
+        // Free again when the oldest of them is a day old.
+        const wait = Math.max(1, Math.ceil((Math.min(...today.map((k) => k.createdAt)) + DAY_MS - now) / 1000));
+        return fail(consoleFailure('KEY_CREATION_LIMIT', undefined, wait));
+      }
       // Display prefixes stay unique, as the CLI keeps them, so `key revoke <prefix>` names one key.
       let key = generateApiKey();
       while (await storage.keyPrefixExists(displayPrefix(key))) key = generateApiKey();

@@ -1,7 +1,9 @@
 // The console's sign-in limit, checked before any password is hashed. No one can lock an owner
 // out of their account by failing on purpose:
 //   per client IP (IPv6 per /64): at most `perIp` sign-in and sign-up attempts per window, so one
-//     client cannot try many accounts (nor make the server burn scrypt time);
+//     client cannot try many accounts (nor make the server burn scrypt time), and at most
+//     `signUpsPerIp` sign-ups per `signUpWindowMs` (2 a day), so one client cannot collect free
+//     accounts (each with its own quota and streaming sessions);
 //   per (account, client IP): the first `freeFailures` failures cost nothing, then each failure
 //     doubles the wait before the next attempt from that IP (1 s, 2 s, 4 s … at most `maxDelayMs`),
 //     forgotten `forgetMs` after the last one or at a success from that IP. Guessing from one place
@@ -81,6 +83,8 @@ export interface LoginLimiterOptions {
   clock?: Clock;
   perIp?: number;
   windowMs?: number;
+  signUpsPerIp?: number;
+  signUpWindowMs?: number;
   /** Failures from all IPs per account per `ceilingWindowMs` before unknown IPs are turned away. */
   perEmail?: number;
   ceilingWindowMs?: number;
@@ -95,6 +99,8 @@ export interface LoginLimiterOptions {
 export const LOGIN_LIMIT_DEFAULTS = Object.freeze({
   perIp: 30,
   windowMs: 15 * 60_000,
+  signUpsPerIp: 2,
+  signUpWindowMs: 24 * 3_600_000,
   perEmail: 100,
   ceilingWindowMs: 60 * 60_000,
   freeFailures: 3,
@@ -110,6 +116,7 @@ const KNOWN_IPS_PER_ACCOUNT = 5;
 export class LoginLimiter implements SignInLimit {
   readonly #clock: Clock;
   readonly #byIp: AttemptWindows;
+  readonly #signUpsByIp: AttemptWindows;
   readonly #failuresByEmail: AttemptWindows;
   readonly #freeFailures: number;
   readonly #maxDelayMs: number;
@@ -127,6 +134,7 @@ export class LoginLimiter implements SignInLimit {
     const maxEntries = options.maxEntries ?? d.maxEntries;
     this.#clock = clock;
     this.#byIp = new AttemptWindows(options.perIp ?? d.perIp, options.windowMs ?? d.windowMs, maxEntries, clock);
+    this.#signUpsByIp = new AttemptWindows(options.signUpsPerIp ?? d.signUpsPerIp, options.signUpWindowMs ?? d.signUpWindowMs, maxEntries, clock);
     this.#failuresByEmail = new AttemptWindows(options.perEmail ?? d.perEmail, options.ceilingWindowMs ?? d.ceilingWindowMs, maxEntries, clock);
     this.#freeFailures = options.freeFailures ?? d.freeFailures;
     this.#maxDelayMs = options.maxDelayMs ?? d.maxDelayMs;
@@ -142,13 +150,17 @@ export class LoginLimiter implements SignInLimit {
   begin(ip: string, email: string | null): number {
     const ipKey = limitKeyForIp(ip);
     let wait = this.#byIp.waitSeconds(ipKey);
-    if (email !== null) {
+    if (email === null) {
+      wait = Math.max(wait, this.#signUpsByIp.waitSeconds(ipKey));
+    } else {
       wait = Math.max(wait, this.#backoffSeconds(`${email} ${ipKey}`));
       const ceiling = this.#failuresByEmail.waitSeconds(email);
       if (ceiling > 0 && !this.#isKnownIp(email, ipKey)) wait = Math.max(wait, ceiling);
     }
     if (wait > 0) return wait;
     this.#byIp.hit(ipKey);
+    // A sign-up that got this far (its email and password were acceptable) uses up a place.
+    if (email === null) this.#signUpsByIp.hit(ipKey);
     return 0;
   }
 
