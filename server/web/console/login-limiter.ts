@@ -14,59 +14,7 @@
 // All tables are bounded; the oldest entries go first.
 import { limitKeyForIp } from '../../accounts/client-ip.js';
 import { systemClock, type Clock } from '../../accounts/clock.js';
-
-interface Window { start: number; count: number }
-
-class AttemptWindows {
-  readonly #windows = new Map<string, Window>();
-
-  constructor(
-    readonly limit: number,
-    readonly windowMs: number,
-    readonly maxEntries: number,
-    readonly clock: Clock,
-  ) {}
-
-  /** Seconds until `key` may try again; 0 when it may now. */
-  waitSeconds(key: string): number {
-    const w = this.#live(key);
-    if (w === undefined || w.count < this.limit) return 0;
-    return Math.max(1, Math.ceil((w.start + this.windowMs - this.clock.now()) / 1000));
-  }
-
-  hit(key: string): void {
-    const w = this.#live(key);
-    if (w !== undefined) {
-      w.count++;
-      return;
-    }
-    if (this.#windows.size >= this.maxEntries) this.#makeRoom();
-    this.#windows.set(key, { start: this.clock.now(), count: 1 });
-  }
-
-  clear(key: string): void {
-    this.#windows.delete(key);
-  }
-
-  #live(key: string): Window | undefined {
-    const w = this.#windows.get(key);
-    if (w !== undefined && this.clock.now() >= w.start + this.windowMs) {
-      this.#windows.delete(key);
-      return undefined;
-    }
-    return w;
-  }
-
-  /** Windows sit in start order: ended ones at the front; past that, the oldest tenth goes. */
-  #makeRoom(): void {
-    const now = this.clock.now();
-    let excess = Math.max(1, Math.floor(this.maxEntries / 10));
-    for (const [key, w] of this.#windows) {
-      if (now < w.start + this.windowMs && excess-- <= 0) break;
-      this.#windows.delete(key);
-    }
-  }
-}
+import { AttemptWindows } from './attempt-windows.js';
 
 /** What the console asks of a sign-in limit; a shared one (Redis, several nodes) can take this one's place. */
 export interface SignInLimit {
