@@ -6,24 +6,41 @@
 // Besides req/s it reports the server's CPU per request, split into the uWS thread and all other
 // threads (the metadata writer's SQLite inserts show there), read from /proc per thread.
 // Options: --seconds N (default 5), --rounds N (default 3), --connections N (default 50).
+// --redis compares instead the accounts layer alone with the same server given REDIS_URL (limits
+// shared through a redis-server started for the run: leases taken by Lua, docs/scaling.md), over
+// --keys N (default 1000) scale-tier keys in turn, so the shared limiter's refills are on the path.
+// --rate N offers N requests a second instead of as many as the server takes: CPU per request is
+// then compared at one load (at saturation it also moves with how many requests each loop turn batches).
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SERVER_MAIN, startProcess, type Process } from '../http/harness.js';
+import { startBenchRedis, type BenchRedis } from '../lib/redis-process.js';
 import { printTable } from '../lib/table.js';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' } },
+  options: {
+    seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' },
+    redis: { type: 'boolean', default: false }, keys: { type: 'string' }, rate: { type: 'string' },
+  },
 });
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
+const rate = values.rate === undefined ? undefined : Number(values.rate);
 const BASELINE_MAIN = fileURLToPath(new URL('./api-keys-only-server.js', import.meta.url));
 const KEY = 'sk_live_benchAccountsHttp0000000000000000';
 // A small, typical broken reply: unquoted key, single quotes, trailing comma, cut off.
 const BODY = JSON.stringify({ raw_output: "{id: 7, name: 'Ada', tags: ['x', 'y',], ok: true" });
-const env = { API_KEYS: `${KEY}:unlimited`, WORKERS: '1', LOG_LEVEL: 'warn' };
+const redisMode = values.redis === true;
+const keyCount = Number(values.keys ?? (redisMode ? 1_000 : 1));
+// One unlimited key (no limiter on the path), or many scale-tier keys (1,000 a minute each: none is
+// refused at these rates, every one goes through the limiter).
+const KEYS = keyCount === 1 ? [KEY] : Array.from({ length: keyCount }, (_, i) => `sk_live_bench${String(i).padStart(27, '0')}`);
+const env = { API_KEYS: KEYS.map((k) => `${k}:${keyCount === 1 ? 'unlimited' : 'scale'}`).join(','), WORKERS: '1', LOG_LEVEL: 'warn' };
+const REQUESTS = KEYS.map((k) => ({ method: 'POST', path: '/v1/repair', headers: { authorization: `Bearer ${k}` }, body: BODY }));
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 interface AutocannonResult { requests: { total: number }; errors: number; timeouts: number; non2xx: number; latency: { p50: number; p99: number } }
@@ -44,10 +61,10 @@ function threadCpu(pid: number): Map<string, number> {
   return cpu;
 }
 
-async function measure(main: string): Promise<Run> {
-  const target: Process = await startProcess(main, env);
+async function measure(main: string, extraEnv: Record<string, string> = {}): Promise<Run> {
+  const target: Process = await startProcess(main, { ...env, ...extraEnv });
   try {
-    const options = { url: `${target.url}/v1/repair`, method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: BODY, connections };
+    const options = { url: `${target.url}/v1/repair`, method: 'POST', headers: { authorization: `Bearer ${KEYS[0]}` }, body: BODY, connections, requests: REQUESTS, ...(rate === undefined ? {} : { overallRate: rate }) };
     const check = await fetch(options.url, { method: 'POST', headers: options.headers, body: BODY });
     if (((await check.json()) as { success: boolean }).success !== true) throw new Error(`sanity check failed on ${main}`);
     await autocannon({ ...options, duration: 2 }); // warm-up: JIT, connections
@@ -74,18 +91,35 @@ async function measure(main: string): Promise<Run> {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-process.stdout.write(`body ${Buffer.byteLength(BODY)} bytes, ${connections} connections, ${seconds} s per run (+2 s warm-up), ${rounds} rounds\n`);
-const runs: Record<'baseline' | 'accounts', Run[]> = { baseline: [], accounts: [] };
-for (let round = 0; round < rounds; round++) {
-  // Alternate which goes first, so a drift in machine load does not favour one side.
-  const order = round % 2 === 0 ? (['baseline', 'accounts'] as const) : (['accounts', 'baseline'] as const);
-  for (const which of order) runs[which].push(await measure(which === 'baseline' ? BASELINE_MAIN : SERVER_MAIN));
+type Side = 'baseline' | 'accounts' | 'redis';
+const sides: readonly [Side, Side] = redisMode ? ['accounts', 'redis'] : ['baseline', 'accounts'];
+const LABELS: Record<Side, string> = {
+  baseline: 'API_KEYS only (in memory)',
+  accounts: redisMode ? 'accounts layer, in-process limits' : 'accounts layer (SQLite store)',
+  redis: 'accounts layer + REDIS_URL (shared limits)',
+};
+process.stdout.write(`body ${Buffer.byteLength(BODY)} bytes, ${KEYS.length} key(s), ${connections} connections, ${seconds} s per run (+2 s warm-up), ${rounds} rounds${rate === undefined ? '' : `, offered ${rate} req/s`}\n`);
+const redis: BenchRedis | undefined = redisMode ? await startBenchRedis() : undefined;
+const runs: Record<Side, Run[]> = { baseline: [], accounts: [], redis: [] };
+try {
+  for (let round = 0; round < rounds; round++) {
+    // Alternate which goes first, so a drift in machine load does not favour one side.
+    const order = round % 2 === 0 ? sides : ([sides[1], sides[0]] as const);
+    for (const which of order) {
+      // Each redis run starts from an empty Redis: no leases left over from the previous round.
+      if (which === 'redis') flushRedis(redis!);
+      runs[which].push(await measure(which === 'baseline' ? BASELINE_MAIN : SERVER_MAIN,
+        which === 'redis' ? { REDIS_URL: redis!.url, CLUSTER_SECRET: 'bench-cluster-secret-0123456789' } : {}));
+    }
+  }
+} finally {
+  await redis?.stop();
 }
-const med = (which: 'baseline' | 'accounts', pick: (r: Run) => number): number => median(runs[which].map(pick));
+const med = (which: Side, pick: (r: Run) => number): number => median(runs[which].map(pick));
 printTable(
   ['server', 'req/s per round', 'median req/s', 'p50 ms', 'p99 ms', 'uWS thread µs/req', 'other threads µs/req', 'errors'],
-  (['baseline', 'accounts'] as const).map((which) => [
-    which === 'baseline' ? 'API_KEYS only (in memory)' : 'accounts layer (SQLite store)',
+  sides.map((which) => [
+    LABELS[which],
     runs[which].map((r) => Math.round(r.rps)).join(' / '),
     Math.round(med(which, (r) => r.rps)),
     med(which, (r) => r.p50).toFixed(1),
@@ -96,5 +130,13 @@ printTable(
   ]),
 );
 const pct = (a: number, b: number): string => `${((a / b) * 100).toFixed(1)}%`;
-process.stdout.write(`req/s, accounts / baseline: ${pct(med('accounts', (r) => r.rps), med('baseline', (r) => r.rps))} (target: at least 90%)\n`);
-process.stdout.write(`uWS-thread CPU per request, accounts / baseline: ${pct(med('accounts', (r) => r.mainUs), med('baseline', (r) => r.mainUs))}\n`);
+const [base, side] = sides;
+const total = (which: Side): number => med(which, (r) => r.mainUs + r.otherUs);
+process.stdout.write(`req/s, ${side} / ${base}: ${pct(med(side, (r) => r.rps), med(base, (r) => r.rps))}${redisMode ? '' : ' (target: at least 90%)'}\n`);
+process.stdout.write(`uWS-thread CPU per request, ${side} / ${base}: ${pct(med(side, (r) => r.mainUs), med(base, (r) => r.mainUs))}\n`);
+process.stdout.write(`all threads' CPU per request, ${side} / ${base}: ${pct(total(side), total(base))}${redisMode ? ' (target: within 115%)' : ''}\n`);
+
+/** FLUSHALL through redis-cli (the bench has no client of its own). */
+function flushRedis(r: BenchRedis): void {
+  execFileSync('redis-cli', ['-s', r.url.slice('unix://'.length), 'FLUSHALL'], { stdio: 'ignore' });
+}

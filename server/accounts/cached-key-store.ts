@@ -210,6 +210,6 @@ export class CachedKeyStore implements KeyStore {
 }
 
 function toEntry(k: StoredKey): Entry {
-  const record: KeyRecord = Object.freeze({ id: k.id, tier: k.tier, prefix: k.prefix });
+  const record: KeyRecord = Object.freeze({ id: k.id, tier: k.tier, prefix: k.prefix, accountId: k.userId ?? k.id });
   return { record, hash: Buffer.from(k.hash, 'hex'), lastUsedAt: k.lastUsedAt ?? 0, dirty: false };
 }

@@ -144,7 +144,7 @@ export { newDecision, type RateLimitDecision } from './rate-limiter.js';
 export { clientIp, limitKeyForIp, normalizeIp, parseTrustProxy, type ProxyTrust } from './client-ip.js';
 export { repairCountsOf, ENDPOINTS, type MetadataEntry } from './metadata-log.js';
 export { readAccountsConfig, type AccountsConfig } from './config.js';
-export { TIERS, DEGRADED_PER_MINUTE, type Tier } from './tiers.js';
+export { TIERS, type Tier } from './tiers.js';
 export type { KeyRecord, KeyStore, TierName } from './key-record.js';
 export type { UsageReport } from './quota.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';

@@ -4,6 +4,7 @@
 // keys_version and NOTIFYs in the same transaction, so the other nodes reload at its commit.
 import type pg from 'pg';
 import { connectPostgres } from '../cluster/postgres-connection.js';
+import { StoreUnavailable } from '../cluster/store-health.js';
 import type { TierName } from './key-record.js';
 import { KEYS_CHANNEL, migratePostgres } from './pg-migrations.js';
 import { PgSession } from './pg-session.js';
@@ -78,8 +79,17 @@ export class PostgresStorage implements AccountsStorage {
     return this.#session.tryLead();
   }
 
+  /** One query; a database that cannot be reached surfaces as StoreUnavailable (the console answers 503). */
+  async #query<R extends pg.QueryResultRow = any>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.#pool.query<R>(sql, params);
+    } catch (error) {
+      throw unreachable(error);
+    }
+  }
+
   async #tx<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect();
+    const client = await this.#pool.connect().catch((error: unknown) => { throw unreachable(error); });
     try {
       await client.query('BEGIN');
       const result = await work(client);
@@ -87,7 +97,7 @@ export class PostgresStorage implements AccountsStorage {
       return result;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
-      throw error;
+      throw unreachable(error);
     } finally {
       client.release();
     }
@@ -134,15 +144,15 @@ export class PostgresStorage implements AccountsStorage {
   }
 
   async listKeys(): Promise<StoredKey[]> {
-    return (await this.#pool.query<KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id')).rows.map(toKey);
+    return (await this.#query<KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id')).rows.map(toKey);
   }
 
   async listKeysByUser(userId: string): Promise<StoredKey[]> {
-    return (await this.#pool.query<KeyRow>('SELECT * FROM api_keys WHERE user_id = $1 ORDER BY created_at, id', [userId])).rows.map(toKey);
+    return (await this.#query<KeyRow>('SELECT * FROM api_keys WHERE user_id = $1 ORDER BY created_at, id', [userId])).rows.map(toKey);
   }
 
   async keyPrefixExists(prefix: string): Promise<boolean> {
-    return (await this.#pool.query('SELECT 1 FROM api_keys WHERE prefix = $1 LIMIT 1', [prefix])).rowCount === 1;
+    return (await this.#query('SELECT 1 FROM api_keys WHERE prefix = $1 LIMIT 1', [prefix])).rowCount === 1;
   }
 
   revokeKey(idOrPrefix: string, at: number): Promise<{ revoked: StoredKey | null; matches: StoredKey[] }> {
@@ -159,22 +169,22 @@ export class PostgresStorage implements AccountsStorage {
   }
 
   async findKeyByHash(hash: string): Promise<StoredKey | undefined> {
-    const { rows } = await this.#pool.query<KeyRow>('SELECT * FROM api_keys WHERE hash = $1', [hash]);
+    const { rows } = await this.#query<KeyRow>('SELECT * FROM api_keys WHERE hash = $1', [hash]);
     return rows.length === 0 ? undefined : toKey(rows[0]!);
   }
 
   async loadAllActiveKeys(): Promise<StoredKey[]> {
-    return (await this.#pool.query<KeyRow>('SELECT * FROM api_keys WHERE revoked_at IS NULL')).rows.map(toKey);
+    return (await this.#query<KeyRow>('SELECT * FROM api_keys WHERE revoked_at IS NULL')).rows.map(toKey);
   }
 
   async keysVersion(): Promise<number> {
-    const { rows } = await this.#pool.query<{ version: string }>('SELECT version FROM keys_version WHERE id = 1');
+    const { rows } = await this.#query<{ version: string }>('SELECT version FROM keys_version WHERE id = 1');
     return Number(rows[0]!.version);
   }
 
   async touchLastUsed(batch: readonly LastUsed[]): Promise<void> {
     if (batch.length === 0) return;
-    await this.#pool.query(
+    await this.#query(
       `UPDATE api_keys a SET last_used_at = GREATEST(coalesce(a.last_used_at, 0), v.at)
        FROM unnest($1::text[], $2::bigint[]) AS v(id, at) WHERE a.id = v.id`,
       [batch.map((t) => t.keyId), batch.map((t) => t.at)]);
@@ -191,7 +201,7 @@ export class PostgresStorage implements AccountsStorage {
       else s.count += d.count;
     }
     const rows = [...sums.values()];
-    await this.#pool.query(
+    await this.#query(
       `INSERT INTO monthly_usage (key_id, month, count)
        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
        ON CONFLICT (key_id, month) DO UPDATE SET count = monthly_usage.count + excluded.count`,
@@ -199,18 +209,18 @@ export class PostgresStorage implements AccountsStorage {
   }
 
   async getMonthlyUsage(keyId: string, month: string): Promise<number> {
-    const { rows } = await this.#pool.query<{ count: string }>('SELECT count FROM monthly_usage WHERE key_id = $1 AND month = $2', [keyId, month]);
+    const { rows } = await this.#query<{ count: string }>('SELECT count FROM monthly_usage WHERE key_id = $1 AND month = $2', [keyId, month]);
     return rows.length === 0 ? 0 : Number(rows[0]!.count);
   }
 
   async loadMonthlyUsage(month: string): Promise<Map<string, number>> {
-    const { rows } = await this.#pool.query<{ key_id: string; count: string }>('SELECT key_id, count FROM monthly_usage WHERE month = $1', [month]);
+    const { rows } = await this.#query<{ key_id: string; count: string }>('SELECT key_id, count FROM monthly_usage WHERE month = $1', [month]);
     return new Map(rows.map((r) => [r.key_id, Number(r.count)]));
   }
 
   async insertMetadata(rows: readonly MetadataRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.#pool.query(
+    await this.#query(
       `INSERT INTO request_log (time, key_id, endpoint, contract, success, error_code, confidence, repair_counts, input_bytes, latency_ms)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::text[], $8::text[], $9::int[], $10::float8[])`,
       [
@@ -223,23 +233,23 @@ export class PostgresStorage implements AccountsStorage {
   /** Only the retention leader deletes; on every other node this is a no-op returning 0. */
   async deleteMetadataOlderThan(cutoff: number, limit: number): Promise<number> {
     if (!(await this.isRetentionLeader())) return 0;
-    const { rowCount } = await this.#pool.query(
+    const { rowCount } = await this.#query(
       'DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE time < $1 ORDER BY time LIMIT $2)', [cutoff, limit]);
     return rowCount ?? 0;
   }
 
   async countMetadata(): Promise<number> {
-    return Number((await this.#pool.query<{ n: string }>('SELECT count(*) AS n FROM request_log')).rows[0]!.n);
+    return Number((await this.#query<{ n: string }>('SELECT count(*) AS n FROM request_log')).rows[0]!.n);
   }
 
   async createUser(user: StoredUser): Promise<StoredUser> {
-    await this.#pool.query('INSERT INTO users (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)',
+    await this.#query('INSERT INTO users (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)',
       [user.id, user.email, user.passwordHash, user.createdAt]);
     return user;
   }
 
   async findUserByEmail(email: string): Promise<StoredUser | undefined> {
-    const { rows } = await this.#pool.query<{ id: string; email: string; password_hash: string; created_at: string }>(
+    const { rows } = await this.#query<{ id: string; email: string; password_hash: string; created_at: string }>(
       'SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
     const r = rows[0];
     return r === undefined ? undefined : { id: r.id, email: r.email, passwordHash: r.password_hash, createdAt: Number(r.created_at) };
@@ -249,6 +259,19 @@ export class PostgresStorage implements AccountsStorage {
     await this.#session.close();
     await this.#pool.end().catch(() => {});
   }
+}
+
+/**
+ * Errors that mean "the database is not there" (refused, reset, shut down, timed out) become
+ * StoreUnavailable; SQL errors (a UNIQUE violation, a bad statement) pass through unchanged.
+ */
+function unreachable(error: unknown): unknown {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const message = typeof e?.message === 'string' ? e.message : '';
+  const gone = ['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code)
+    || /Connection terminated|timeout|not queryable/i.test(message);
+  return gone ? new StoreUnavailable('postgres', error) : error;
 }
 
 /** `postgres://user@host:port/db` without the password (or the socket dir for ?host=). */

@@ -225,6 +225,7 @@ export class PostRequest {
       requestId: this.requestId,
       route: this.route.name,
       keyId: this.key?.id ?? null,
+      accountId: this.key?.accountId ?? null,
       contract: outcome?.contract ?? null,
       status: answer?.status ?? 0,
       outcome: answer === null ? 'aborted' : (outcome!.errorCode ?? 'ok'),

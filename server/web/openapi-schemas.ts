@@ -165,7 +165,7 @@ export const SCHEMAS: Record<string, object> = {
   UsageReport: closed(['tier', 'month', 'count', 'quota', 'remaining', 'resets_at'], {
     tier: { type: 'string', enum: ['free', 'pro', 'team', 'scale', 'unlimited'] },
     month: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}$' },
-    count: int,
+    count: { ...int, description: "Repairs this month by the key's account: every key of a console user, or the operator key alone." },
     quota: { type: ['integer', 'null'], description: 'null for the unlimited tier.' },
     remaining: { type: ['integer', 'null'] },
     resets_at: { type: 'string', format: 'date-time' },
@@ -177,7 +177,13 @@ export const SCHEMAS: Record<string, object> = {
     description: 'The public sees `status` alone; the other fields are shown only with `Authorization: Bearer <METRICS_TOKEN>`.',
     required: ['status'],
     properties: {
-      status: { type: 'string', enum: ['ok', 'draining'] },
+      status: { type: 'string', enum: ['ok', 'degraded', 'draining'], description: 'degraded: a shared store (REDIS_URL, DATABASE_URL) does not answer; still serving on local fallbacks.' },
+      stores: {
+        type: 'object',
+        description: 'With REDIS_URL or DATABASE_URL: each shared store, up or down.',
+        properties: { redis: { type: 'string', enum: ['up', 'down'] }, postgres: { type: 'string', enum: ['up', 'down'] } },
+      },
+      degraded: { type: 'array', items: { type: 'string', enum: ['redis', 'postgres'] }, description: 'The stores that are down (only while status is degraded).' },
       version: str,
       uws: { type: 'string', enum: ['native', 'fallback'] },
       contract: { type: 'string', enum: ['auto', 'envelope', 'compact'] },

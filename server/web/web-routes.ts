@@ -9,7 +9,7 @@ import type { RouteEntry } from '../http/router.js';
 import { ConsoleService, type ConsoleAccounts } from './console/console-service.js';
 import { consoleRoutes } from './console/console-routes.js';
 import { CsrfGuard } from './console/csrf.js';
-import { LoginLimiter, type LoginLimiterOptions, type SignInLimiter } from './console/login-limiter.js';
+import { LoginLimiter, type LoginLimiterOptions, type SignInLimit } from './console/login-limiter.js';
 import { PasswordHasher, type PasswordHasherOptions } from './console/password.js';
 import { SessionStore, type ConsoleSessions, type SessionStoreOptions } from './console/sessions.js';
 import { SharedLoginLimiter } from './console/shared-login-limiter.js';
@@ -29,7 +29,7 @@ export interface WebOptions {
    * Shared between nodes (REDIS_URL): a session store and sign-in limiter in Redis, and the
    * CLUSTER_SECRET that signs CSRF tokens, so any node accepts a browser signed in through another.
    */
-  shared?: { sessions: ConsoleSessions; limiter: SignInLimiter; csrfSecret: Buffer };
+  shared?: { sessions: ConsoleSessions; limiter: SignInLimit; csrfSecret: Buffer };
 }
 
 /** The console's shared parts over Redis; the CSRF key is derived from CLUSTER_SECRET, never the secret itself. */

@@ -139,8 +139,8 @@ export function consoleRoutes(ctx: HttpContext, deps: ConsoleDeps): RouteEntry[]
       const exchange = new ConsoleExchange(res, req, ctx, endpoint.name);
       serve(exchange, endpoint, deps).catch((error: unknown) => {
         ctx.logger.log(error instanceof StoreUnavailable ? 'warn' : 'error', 'console request failed', { requestId: exchange.requestId, route: endpoint.name, fault: describeFault(error) });
-        // A shared store that does not answer (Redis with REDIS_URL): a retryable 503, not a bug.
-        if (error instanceof StoreUnavailable) exchange.fail(consoleFailure('BUSY', 'The console cannot reach its session store; try again in a moment.', 2));
+        // A shared store that does not answer (Redis, PostgreSQL): a retryable 503, not a bug.
+        if (error instanceof StoreUnavailable) exchange.fail(consoleFailure('BUSY', 'The console cannot reach its data store; try again in a moment.', 2));
         else exchange.fail(consoleFailure('INTERNAL_ERROR'));
       });
     },
