@@ -89,7 +89,7 @@ t.test('GET /v1/usage: what counts, the team overage fields, unlimited has no qu
   }
   const post = await fetch(`${url}/v1/usage`, { method: 'POST', headers: { authorization: `Bearer ${TEAM}` } });
   t.equal(post.status, 405);
-  t.equal(post.headers.get('allow'), 'GET');
+  t.equal(post.headers.get('allow'), 'GET, HEAD');
 });
 
 t.test('SIGTERM flushes usage and last-used times; a restart serves the same counts', async (t) => {
