@@ -1,5 +1,5 @@
-// `npm run key -- create --tier pro [--name x]` | `list` | `revoke <prefix-or-id>`.
-// The operator's key tool. It writes the same SQLite file the server reads (DATA_DIR, default
+// `jsonmend key create --tier pro [--name x]` | `list` | `revoke <prefix-or-id>` (`npm run key --`
+// runs the same). The operator's key tool. It writes the same SQLite file the server reads (DATA_DIR, default
 // ./data); a running server picks changes up within a second. `create` prints the key as the last
 // line of its output, and that is the only time the key is ever shown.
 import { parseArgs } from 'node:util';
@@ -9,9 +9,10 @@ import { SqliteStorage } from '../server/accounts/sqlite-storage.js';
 import type { StoredKey } from '../server/accounts/storage.js';
 
 const USAGE = `usage:
-  npm run key -- create --tier <${TIER_NAMES.join('|')}> [--name <name>]
-  npm run key -- list
-  npm run key -- revoke <prefix-or-id>
+  jsonmend key create --tier <${TIER_NAMES.join('|')}> [--name <name>]
+  jsonmend key list
+  jsonmend key revoke <prefix-or-id>
+(\`npm run key -- <command>\` is the same)
 environment: DATA_DIR (default ./data)`;
 
 class UsageError extends Error {}
@@ -27,7 +28,7 @@ function table(keys: readonly StoredKey[]): string {
   return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
 
-async function run(argv: string[], dataDir: string): Promise<void> {
+async function run(argv: string[], dataDir: string): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -66,27 +67,30 @@ async function run(argv: string[], dataDir: string): Promise<void> {
         console.log(`Revoked ${revoked.prefix} (${revoked.id}); a running server refuses it within a second.`);
       } else if (matches.length === 0) {
         console.error(`No active key has the prefix or id "${target}".`);
-        process.exitCode = 1;
+        return 1;
       } else {
         console.error(`"${target}" matches ${matches.length} active keys; revoke one by id:\n${table(matches)}`);
-        process.exitCode = 1;
+        return 1;
       }
     }
+    return 0;
   } finally {
     await storage.close();
   }
 }
 
-try {
-  await run(process.argv.slice(2), process.env['DATA_DIR']?.trim() || './data');
-} catch (error) {
-  const message = (error as Error).message;
-  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    if (message) console.error(`key: ${message}`);
-    console.error(USAGE);
-    process.exitCode = 2;
-  } else {
+/** Runs `jsonmend key …`; resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv, process.env['DATA_DIR']?.trim() || './data');
+  } catch (error) {
+    const message = (error as Error).message;
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      if (message) console.error(`key: ${message}`);
+      console.error(USAGE);
+      return 2;
+    }
     console.error(`key: ${message}`);
-    process.exitCode = 1;
+    return 1;
   }
 }
