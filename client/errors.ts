@@ -1,7 +1,7 @@
 // The one error the client throws. A repair that ran and failed (no JSON found, the schema not met)
 // is not an error here: it resolves with `success: false`, as the service answers it. Everything
 // else — the service refusing or failing the request, or no usable answer at all — throws this.
-import type { RepairError } from '../engine/index.js';
+import type { RepairError } from '../engine/types.js';
 
 /**
  * Codes the client adds to the service's own (docs/errors.md):

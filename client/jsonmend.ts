@@ -1,6 +1,6 @@
 // The client: batch repair, the keyless demo, streaming sessions and repairStream, over fetch.
 // Options are checked once, here. See docs/client.md.
-import type { Mode, RepairResponse, StreamState } from '../engine/index.js';
+import type { Mode, RepairResponse, StreamState } from '../engine/types.js';
 import type { RetryPolicy } from './retry.js';
 import { feed, JsonmendStream, type StreamRestart, type StreamStart } from './stream.js';
 import { call, type TransportConfig } from './transport.js';

@@ -2,7 +2,7 @@
 // of text and survives losing it: a session that expired while the model paused, or whose server
 // went away, is replaced by a new one that is sent everything pushed so far, in one push. The
 // final result is then the batch repair of the whole text, as if nothing had happened.
-import type { RepairResponse, StreamState } from '../engine/index.js';
+import type { RepairResponse, StreamState } from '../engine/types.js';
 import { JsonmendError } from './errors.js';
 import { call, type TransportConfig } from './transport.js';
 

@@ -6,7 +6,7 @@
 //   SERVICE_UNAVAILABLE) — for push and finalize, where a lost answer leaves it unknown whether
 //   the chunk was added; repairStream recovers those by starting over in a new session.
 // SESSION_NOT_FOUND is recoverable only by a new session, so the same request is never repeated.
-import type { RepairError, RepairResponse } from '../engine/index.js';
+import type { RepairError, RepairResponse } from '../engine/types.js';
 import { JsonmendError, REPAIR_FAILURES } from './errors.js';
 import { backoffMs, serverWaitMs, sleep, type RetryPolicy } from './retry.js';
 
