@@ -65,6 +65,19 @@ t.test('SERVICE_UNAVAILABLE (queue full) is retried with backoff until the queue
   t.equal(exhausted?.attempts, 3);
   t.equal(few.attempts.length, 3, 'at most maxRetries retries');
   await busy;
+
+  // The caller's signal ends the backoff wait at once.
+  busy = occupy();
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  const controller = new AbortController();
+  const patient = new Jsonmend({ apiKey: KEY, baseUrl: server.url, maxRetries: 5, retryBaseMs: 30_000, retryMaxDelayMs: 30_000 });
+  const abortStarted = performance.now();
+  setTimeout(() => controller.abort(), 300);
+  const abortedError = await patient.repair('{"b": 2', { signal: controller.signal }).then(() => null, (e: unknown) => e as JsonmendError);
+  t.equal(abortedError?.code, 'ABORTED');
+  t.equal(abortedError?.recoverable, false);
+  t.ok(performance.now() - abortStarted < 10_000, 'not the 30 s backoff');
+  await busy;
 });
 
 t.test('a timeout is retried; a repair that keeps timing out throws TIMEOUT', async (t) => {
