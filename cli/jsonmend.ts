@@ -14,7 +14,7 @@ usage:
       --min-confidence high|medium|low
                                      exit 2 when the repair's confidence is below this
     exit: 0 repaired; 1 nothing could be repaired (the error on stderr); 2 below --min-confidence;
-          64 bad usage or an unreadable file
+          64 bad usage or an unreadable file; 74 the output could not be written
   jsonmend serve                     start the HTTP service (what \`npm start\` runs); configured by
                                      environment variables: PORT, HOST, DATA_DIR, WORKERS, …
                                      (docs/operations.md)

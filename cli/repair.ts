@@ -1,6 +1,7 @@
 // `jsonmend repair [FILE]`: the engine in this process (no server), the repaired JSON on stdout.
 // Exit codes are for scripts: 0 repaired, 1 nothing could be repaired (or the schema not met),
-// 2 repaired below --min-confidence (the JSON is still printed), 64 bad usage or unreadable input.
+// 2 repaired below --min-confidence (the JSON is still printed), 64 bad usage or unreadable input,
+// 74 the output could not be written (the sysexits.h codes EX_USAGE and EX_IOERR).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { repair } from '../engine/index.js';
@@ -9,6 +10,7 @@ import type { Confidence, Mode, RepairResponse } from '../engine/index.js';
 export const EXIT_UNREPAIRABLE = 1;
 export const EXIT_LOW_CONFIDENCE = 2;
 export const EXIT_USAGE = 64;
+export const EXIT_OUTPUT = 74;
 
 const RANK: Record<string, number> = { low: 1, medium: 2, high: 3 };
 
@@ -97,13 +99,17 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT_UNREPAIRABLE;
   }
   if (!response.success) {
-    if (invocation.report) await write(output);
+    if (invocation.report) await write(output); // the errors follow on stderr whatever happens to stdout
     for (const e of response.metadata.errors) {
       process.stderr.write(`jsonmend repair: ${e.code}: ${e.message}${e.field === undefined ? '' : ` (at ${e.field})`}${e.suggestion === undefined ? '' : ` ${e.suggestion}`}\n`);
     }
     return EXIT_UNREPAIRABLE;
   }
-  await write(output);
+  const failed = await write(output);
+  if (failed !== null) {
+    process.stderr.write(`jsonmend repair: cannot write the output: ${failed.message}\n`);
+    return EXIT_OUTPUT;
+  }
   const confidence = response.metadata.confidence;
   const min = invocation.minConfidence;
   if (min !== undefined && (RANK[confidence] ?? 0) < RANK[min]!) {
@@ -113,9 +119,16 @@ export async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** Writes to stdout and waits for it to drain, so a large output is not cut when the process exits. */
-function write(text: string): Promise<void> {
+/**
+ * Writes to stdout and waits for it to drain, so a large output is not cut when the process exits.
+ * A reader that stops early (`| head`) closes the pipe: that is its choice, not a failure. Any other
+ * write error (a full disk) is returned.
+ */
+function write(text: string): Promise<Error | null> {
   return new Promise((resolve) => {
-    process.stdout.write(text + '\n', () => resolve());
+    const settle = (error: NodeJS.ErrnoException | null | undefined): void => resolve(error == null || error.code === 'EPIPE' ? null : error);
+    // Both report a failed write: the callback, then the stream's 'error' (unhandled, it would crash).
+    process.stdout.once('error', settle);
+    process.stdout.write(text + '\n', settle);
   });
 }

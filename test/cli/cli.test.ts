@@ -94,6 +94,29 @@ t.test('bad usage: a message and exit 64', async (t) => {
   }
 });
 
+t.test('output: a reader that closes the pipe early is no error; a write that fails is exit 74', async (t) => {
+  const big = file('big.json', JSON.stringify(Array.from({ length: 50_000 }, (_, i) => ({ i, s: 'x'.repeat(40) }))));
+  const early = await new Promise<Run>((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'repair', '--pretty', big], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.stdout!.once('data', () => child.stdout!.destroy()); // like `| head -c 100`
+    child.once('exit', (code) => resolve({ code, stdout: '', stderr }));
+  });
+  t.equal(early.code, 0);
+  t.equal(early.stderr, '', 'no EPIPE stack trace');
+  if (process.platform === 'linux') {
+    const full = await new Promise<Run>((resolve) => {
+      const child = spawn('sh', ['-c', `"${process.execPath}" "${CLI}" repair "${big}" > /dev/full`], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+      child.once('exit', (code) => resolve({ code, stdout: '', stderr }));
+    });
+    t.equal(full.code, 74);
+    t.match(full.stderr, /cannot write the output: ENOSPC/);
+  }
+});
+
 t.test('--help lists every command and option', async (t) => {
   const help = await jsonmend(['--help']);
   t.equal(help.code, 0);
