@@ -1,5 +1,5 @@
 // How long to wait before the next attempt. The service's own hint wins (Retry-After, else
-// X-RateLimit-Reset); without one, exponential backoff with full jitter: a uniform draw in
+// X-RateLimit-Reset for a rate limit); without one, exponential backoff with full jitter: a uniform draw in
 // [0, min(cap, base · 2^attempt)], so clients refused together do not come back together.
 
 export interface RetryPolicy {
@@ -17,8 +17,12 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random: () => nu
   return random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
 }
 
-/** The wait the answer asks for, in ms, or null. Retry-After is seconds or an HTTP date. */
-export function serverWaitMs(headers: Headers, now = Date.now()): number | null {
+/**
+ * The wait the answer asks for, in ms, or null. Retry-After is seconds or an HTTP date. Only a rate
+ * limit refusal (`rateLimited`) falls back to X-RateLimit-Reset: every limited answer carries it, and
+ * it says when the whole limit is back, which is no reason to wait on a full queue.
+ */
+export function serverWaitMs(headers: Headers, rateLimited: boolean, now = Date.now()): number | null {
   const retryAfter = headers.get('retry-after');
   if (retryAfter !== null && retryAfter.trim() !== '') {
     const seconds = Number(retryAfter);
@@ -26,6 +30,7 @@ export function serverWaitMs(headers: Headers, now = Date.now()): number | null 
     const date = Date.parse(retryAfter);
     if (Number.isFinite(date)) return Math.max(0, date - now);
   }
+  if (!rateLimited) return null;
   const reset = Number(headers.get('x-ratelimit-reset') ?? NaN);
   return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - now) : null;
 }

@@ -114,14 +114,14 @@ async function once<T>(config: TransportConfig, path: string, body: unknown, opt
     if (options.resultOnFailure && REPAIR_FAILURES.has(failure.code)) return parsed as T;
     throw new JsonmendError({
       code: failure.code, message: failure.message, recoverable: failure.recoverable === true,
-      requestId, status, error: failure, retryAfterMs: serverWaitMs(response.headers), attempts,
+      requestId, status, error: failure, retryAfterMs: serverWaitMs(response.headers, failure.code === 'RATE_LIMIT_EXCEEDED'), attempts,
     });
   }
   if (parsed === undefined || !response.ok) {
     throw new JsonmendError({
       code: 'BAD_RESPONSE',
       message: `Unexpected answer from ${config.baseUrl}${path} (HTTP ${status}): ${text.slice(0, 200)}`,
-      recoverable: BUSY_STATUSES.has(status), requestId, status, retryAfterMs: serverWaitMs(response.headers), attempts,
+      recoverable: BUSY_STATUSES.has(status), requestId, status, retryAfterMs: serverWaitMs(response.headers, status === 429), attempts,
     });
   }
   return parsed as T;

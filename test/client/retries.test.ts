@@ -22,8 +22,9 @@ const slow = (ms: number): string => `{"note": "__JSONMEND_TEST_SLEEP_MS=${ms}__
 
 t.test('SERVICE_UNAVAILABLE (queue full) is retried with backoff until the queue drains', async (t) => {
   const KEY = generateApiKey();
+  const FREE = generateApiKey();
   const server = await startServer(t, {
-    API_KEYS: `${KEY}:unlimited`, WORKERS: '1', QUEUE_MAX: '1', INLINE_MAX_BYTES: '0', TASK_TIMEOUT_MS: '5000', JSONMEND_TEST_HOOKS: '1',
+    API_KEYS: `${KEY}:unlimited,${FREE}:free`, WORKERS: '1', QUEUE_MAX: '1', INLINE_MAX_BYTES: '0', TASK_TIMEOUT_MS: '5000', JSONMEND_TEST_HOOKS: '1',
   });
   const occupy = (): Promise<unknown> => Promise.all([
     postJson(`${server.url}/v1/repair`, { raw_output: slow(700) }, bearer(KEY)),
@@ -53,6 +54,20 @@ t.test('SERVICE_UNAVAILABLE (queue full) is retried with backoff until the queue
   t.equal(codes[0], 'SERVICE_UNAVAILABLE', 'the first attempt found the queue full');
   t.equal(codes.at(-1), 'ok');
   t.ok(codes.length >= 2 && codes.length <= 11, `${codes.length} attempts: ${codes.join(', ')}`);
+  await busy;
+
+  // A limited key's answers all carry X-RateLimit-Reset (when its whole burst is back: a second per
+  // request used on the free tier); a full queue is still retried on the backoff, not on that.
+  const FREE_URL = `${server.url}/v1/repair`;
+  for (let i = 0; i < 20; i++) await postJson(FREE_URL, { raw_output: '{}' }, bearer(FREE));
+  busy = occupy();
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  const limited = recordingFetch();
+  const freeStarted = performance.now();
+  const served = await new Jsonmend({ apiKey: FREE, baseUrl: server.url, maxRetries: 10, retryBaseMs: 200, retryMaxDelayMs: 400, fetch: limited.fetch }).repair('{"c": 3');
+  t.same(served.repaired, { c: 3 });
+  t.equal(limited.attempts[0]!.code, 'SERVICE_UNAVAILABLE');
+  t.ok(performance.now() - freeStarted < 8_000, `served after ${(performance.now() - freeStarted).toFixed(0)} ms, not at X-RateLimit-Reset (~20 s away)`);
   await busy;
 
   // Retries run out: the last refusal is thrown with the number of attempts.

@@ -15,15 +15,16 @@ t.test('full jitter: uniform in [0, min(cap, base * 2^attempt)]', async (t) => {
   t.ok(Math.min(...draws) < 40 && Math.max(...draws) > 360, 'spread over the whole range');
 });
 
-t.test('the service hint: Retry-After (seconds or HTTP date), else X-RateLimit-Reset', async (t) => {
+t.test('the service hint: Retry-After (seconds or HTTP date), else X-RateLimit-Reset for a rate limit', async (t) => {
   const now = Date.UTC(2026, 0, 1, 12, 0, 0);
-  t.equal(serverWaitMs(new Headers({ 'retry-after': '2' }), now), 2_000);
-  t.equal(serverWaitMs(new Headers({ 'retry-after': new Date(now + 5_000).toUTCString() }), now), 5_000);
-  t.equal(serverWaitMs(new Headers({ 'x-ratelimit-reset': String(now / 1000 + 30) }), now), 30_000);
-  t.equal(serverWaitMs(new Headers({ 'retry-after': '1', 'x-ratelimit-reset': String(now / 1000 + 30) }), now), 1_000, 'Retry-After wins');
-  t.equal(serverWaitMs(new Headers({ 'x-ratelimit-reset': String(now / 1000 - 30) }), now), 0, 'a reset in the past: no wait');
-  t.equal(serverWaitMs(new Headers({ 'retry-after': 'soon' }), now), null);
-  t.equal(serverWaitMs(new Headers(), now), null);
+  t.equal(serverWaitMs(new Headers({ 'retry-after': '2' }), false, now), 2_000);
+  t.equal(serverWaitMs(new Headers({ 'retry-after': new Date(now + 5_000).toUTCString() }), false, now), 5_000);
+  t.equal(serverWaitMs(new Headers({ 'x-ratelimit-reset': String(now / 1000 + 30) }), true, now), 30_000);
+  t.equal(serverWaitMs(new Headers({ 'x-ratelimit-reset': String(now / 1000 + 30) }), false, now), null, 'the reset is a rate limit\'s hint only');
+  t.equal(serverWaitMs(new Headers({ 'retry-after': '1', 'x-ratelimit-reset': String(now / 1000 + 30) }), true, now), 1_000, 'Retry-After wins');
+  t.equal(serverWaitMs(new Headers({ 'x-ratelimit-reset': String(now / 1000 - 30) }), true, now), 0, 'a reset in the past: no wait');
+  t.equal(serverWaitMs(new Headers({ 'retry-after': 'soon' }), false, now), null);
+  t.equal(serverWaitMs(new Headers(), true, now), null);
 });
 
 t.test('sleep ends early, rejecting, when its signal fires', async (t) => {
