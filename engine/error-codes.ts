@@ -85,7 +85,7 @@ export const WARNING_CODES = {
     suggestion: "Use mode 'lenient' to keep undeclared fields.",
   },
   QUOTA_EXCEEDED: {
-    severity: 'medium', message: 'The monthly repair quota is used up; service is degraded to the free per-minute rate.',
+    severity: 'medium', message: "The monthly repair quota is used up; service is degraded to a tenth of the tier's per-minute rate (free: 5 a minute).",
     suggestion: 'Upgrade the tier or wait for the monthly reset.',
   },
 } as const satisfies Record<string, WarningEntry>;

@@ -29,6 +29,8 @@ export interface ServerParts {
   observers?: RequestObserver[];
   /** More endpoints (e.g. the streaming routes), mounted beside the built-in ones. */
   extraRoutes?: (ctx: HttpContext, pool: RepairPool) => RouteEntry[];
+  /** More /metrics series (the accounts layer's); labels must be bounded. */
+  metricSources?: ReadonlyArray<() => readonly string[]>;
   logger?: Logger;
 }
 
@@ -83,6 +85,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   // Streaming sessions run in their own worker threads (docs/streaming.md "Pinning").
   const streaming = new Streaming(config, logger);
   metrics.addSource(() => streaming.metricLines());
+  for (const source of parts.metricSources ?? []) metrics.addSource(source);
   metrics.addSource(() => [
     '# HELP jsonmend_pool_tasks_cancelled_total Queued repairs dropped before they ran because their client went away.',
     '# TYPE jsonmend_pool_tasks_cancelled_total counter',

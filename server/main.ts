@@ -44,6 +44,7 @@ const server = await startServer(config, {
   admission: new RequestAdmission({ keyed: accounts.admission, demo: accounts.demo }),
   observers: [new RequestRecorder({ quota: accounts.quota, metadata: accounts.metadata })],
   extraRoutes: (ctx) => [...usageRoutes(ctx, accounts), ...webRoutes(ctx, { accounts })],
+  metricSources: [() => accounts.metricLines()],
 }).catch((error: unknown) => fatal((error as Error).message));
 
 process.stdout.write(JSON.stringify({

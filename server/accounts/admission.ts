@@ -1,5 +1,6 @@
 // The keyed admission decision, made after authentication and before the body is read: the tier's
-// per-minute limit, or the degraded rate once a degrading tier has used its monthly quota.
+// per-minute limit, or the degraded rate once a degrading tier has used its monthly quota. Both
+// are the key's account's (KeyRecord.accountId), not the key's own.
 import type { KeyRecord } from './key-record.js';
 import type { QuotaTracker } from './quota.js';
 import type { RateLimitDecision, RateLimiter } from './rate-limiter.js';
@@ -49,10 +50,11 @@ export class KeyAdmission {
       out.retryAfterSeconds = 0;
       return out;
     }
-    const degraded = tier.overage === 'degraded' && this.#quota.isExceeded(record.id, tier);
+    // Per account: a console user's keys share one rate and one quota, so more keys buy nothing.
+    const degraded = tier.overage === 'degraded' && this.#quota.isExceeded(record.accountId, tier);
     const limit = degraded && tier.degradedPerMinute !== null ? tier.degradedPerMinute : tier.perMinute;
-    if (count) this.#limiter.check(record.id, limit, out);
-    else this.#limiter.peek(record.id, limit, out);
+    if (count) this.#limiter.check(record.accountId, limit, out);
+    else this.#limiter.peek(record.accountId, limit, out);
     out.limited = true;
     out.quotaExceeded = degraded;
     return out;

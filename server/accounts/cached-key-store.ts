@@ -1,10 +1,17 @@
 // The key store the request path authenticates with: an in-memory map from SHA-256 to record,
 // refreshed from storage in the background. A probe of the keys_version counter every
-// `refreshIntervalMs` (500 ms) notices keys created or revoked by the CLI in another process, so
-// they take effect within a second; lookups never wait for storage. Keys already seen skip the
-// SHA-256 through a cache of known raw keys that is dropped with every reload.
+// `refreshIntervalMs` (500 ms) notices keys revoked by the CLI in another process, so they are
+// refused within a second; lookups of known keys never wait for storage. A key the map does not
+// hold is asked about before it is refused (lookupMiss): one probe, shared by every miss waiting
+// for it and spaced at least `missProbeGapMs` from the previous one, reloads the map if keys
+// changed, so a key created a moment ago works on its first request while random keys cost the
+// database at most one probe per gap. A miss that probe confirms is remembered (NegativeKeyCache)
+// until the table next changes. Keys already seen skip the SHA-256 through a cache of known raw
+// keys that is dropped with every reload.
 import { hash, timingSafeEqual } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { KnownKeyCache } from '../auth/known-key-cache.js';
+import { NegativeKeyCache } from '../auth/negative-key-cache.js';
 import { hashApiKey, MAX_KEY_LENGTH, displayPrefix, newKeyId, type SeedKey } from './api-key.js';
 import type { Clock } from './clock.js';
 import type { KeyRecord, KeyStore } from './key-record.js';
@@ -21,12 +28,15 @@ export interface CachedKeyStoreOptions {
   storage: AccountsStorage;
   clock: Clock;
   refreshIntervalMs?: number;
+  /** Least time between two storage probes caused by unknown keys (default 25 ms). */
+  missProbeGapMs?: number;
   /** Background failures (a locked or broken database); the cache keeps serving what it has. */
   onError?: (error: unknown) => void;
 }
 
 export class CachedKeyStore implements KeyStore {
   readonly refreshIntervalMs: number;
+  readonly missProbeGapMs: number;
   readonly #storage: AccountsStorage;
   readonly #clock: Clock;
   readonly #onError: (error: unknown) => void;
@@ -40,11 +50,20 @@ export class CachedKeyStore implements KeyStore {
   #dirty: Entry[] = [];
   #busy = false;
   #timer: NodeJS.Timeout | undefined;
+  readonly #negative = new NegativeKeyCache();
+  /** The probe that misses arriving now will wait for; null until one arrives. */
+  #nextProbe: Promise<void> | null = null;
+  #probing: Promise<unknown> = Promise.resolve();
+  #lastProbeAt = -Infinity;
+  /** Storage probes run for misses, and misses answered from the negative cache (metrics). */
+  missProbes = 0;
+  negativeHits = 0;
 
   constructor(options: CachedKeyStoreOptions) {
     this.#storage = options.storage;
     this.#clock = options.clock;
     this.refreshIntervalMs = options.refreshIntervalMs ?? 500;
+    this.missProbeGapMs = options.missProbeGapMs ?? 25;
     this.#onError = options.onError ?? (() => {});
   }
 
@@ -71,6 +90,44 @@ export class CachedKeyStore implements KeyStore {
     return entry.record;
   }
 
+  lookupMiss(key: string): Promise<KeyRecord | undefined> | undefined {
+    if (key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
+    const digest = hash('sha256', key, 'hex');
+    if (this.#negative.has(digest, this.#clock.now())) {
+      this.negativeHits++;
+      return undefined;
+    }
+    return this.#probe().then(() => {
+      const found = this.lookup(key);
+      if (found === undefined) this.#negative.remember(digest, this.#clock.now());
+      return found;
+    }, (error: unknown) => {
+      // Storage unreachable: refuse this key now (it is not known), but remember nothing.
+      this.#onError(error);
+      return undefined;
+    });
+  }
+
+  /**
+   * A refresh that starts after the caller arrived: a key whose creation finished before the
+   * request was sent is then in the table. Every miss until it starts shares it.
+   */
+  #probe(): Promise<void> {
+    return (this.#nextProbe ??= this.#runProbe());
+  }
+
+  async #runProbe(): Promise<void> {
+    await this.#probing;
+    const wait = this.#lastProbeAt + this.missProbeGapMs - performance.now();
+    if (wait > 0) await sleep(wait);
+    this.#nextProbe = null; // misses from here on need a probe that starts after them
+    this.#lastProbeAt = performance.now();
+    this.missProbes++;
+    const run = this.refresh();
+    this.#probing = run.catch(() => undefined);
+    await run;
+  }
+
   /** Reloads the map if keys changed since the last load. Returns whether it reloaded. */
   async refresh(force = false): Promise<boolean> {
     const ticket = ++this.#refreshes;
@@ -87,6 +144,7 @@ export class CachedKeyStore implements KeyStore {
     // new one, never half, and never a cached entry of a table that is gone.
     this.#byHash = next;
     this.#known.clear();
+    this.#negative.clear(); // a key refused before may exist now
     this.#version = version;
     return true;
   }
@@ -152,6 +210,6 @@ export class CachedKeyStore implements KeyStore {
 }
 
 function toEntry(k: StoredKey): Entry {
-  const record: KeyRecord = Object.freeze({ id: k.id, tier: k.tier, prefix: k.prefix });
+  const record: KeyRecord = Object.freeze({ id: k.id, tier: k.tier, prefix: k.prefix, accountId: k.userId ?? k.id });
   return { record, hash: Buffer.from(k.hash, 'hex'), lastUsedAt: k.lastUsedAt ?? 0, dirty: false };
 }

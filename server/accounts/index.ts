@@ -99,6 +99,18 @@ export class Accounts {
     }
   }
 
+  /** Prometheus lines of the accounts layer (no labels). */
+  metricLines(): string[] {
+    return [
+      '# HELP jsonmend_key_store_miss_probes_total Storage probes run because a request named a key not in memory.',
+      '# TYPE jsonmend_key_store_miss_probes_total counter',
+      `jsonmend_key_store_miss_probes_total ${this.keys.missProbes}`,
+      '# HELP jsonmend_key_store_negative_hits_total Unknown keys refused from the negative cache, without a probe.',
+      '# TYPE jsonmend_key_store_negative_hits_total counter',
+      `jsonmend_key_store_negative_hits_total ${this.keys.negativeHits}`,
+    ];
+  }
+
   /** Writes everything buffered now. */
   async flush(): Promise<void> {
     await this.quota.flush();
@@ -127,7 +139,7 @@ export { newDecision, type RateLimitDecision } from './rate-limiter.js';
 export { clientIp, limitKeyForIp, normalizeIp, parseTrustProxy, type ProxyTrust } from './client-ip.js';
 export { repairCountsOf, ENDPOINTS, type MetadataEntry } from './metadata-log.js';
 export { readAccountsConfig, type AccountsConfig } from './config.js';
-export { TIERS, DEGRADED_PER_MINUTE, type Tier } from './tiers.js';
+export { TIERS, type Tier } from './tiers.js';
 export type { KeyRecord, KeyStore, TierName } from './key-record.js';
 export type { UsageReport } from './quota.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';

@@ -57,6 +57,16 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     sql: 'CREATE INDEX api_keys_user ON api_keys(user_id);',
   },
+  {
+    // Usage is counted per account (a console user's keys share one quota; monthly_usage.key_id
+    // then holds the user's id): give each user the sum of the counts its keys already have.
+    version: 3,
+    sql: `
+      INSERT INTO monthly_usage (key_id, month, count)
+        SELECT k.user_id, u.month, sum(u.count) FROM monthly_usage u JOIN api_keys k ON k.id = u.key_id
+        WHERE k.user_id IS NOT NULL GROUP BY k.user_id, u.month;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

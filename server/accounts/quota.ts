@@ -1,4 +1,5 @@
-// Monthly repair quotas. Counts live in memory (one small object per key used this month) and are
+// Monthly repair quotas. Counts live in memory (one small object per account used this month:
+// KeyRecord.accountId, a console user or an operator key; console keys also alone) and are
 // flushed to storage as batched deltas; after each flush the totals are re-read so several server
 // processes sharing one database converge. Months are UTC calendar months.
 import { FlushTimer } from './flush-timer.js';
@@ -96,7 +97,7 @@ export class QuotaTracker {
     this.#rollIfNeeded();
     const tier = TIERS[record.tier];
     const month = monthOf(now);
-    const count = month === this.#month ? this.count(record.id) : 0;
+    const count = month === this.#month ? this.count(record.accountId) : 0;
     const quota = tier.monthlyQuota;
     const report: UsageReport = {
       tier: tier.name,

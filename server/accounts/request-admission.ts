@@ -49,7 +49,8 @@ export class RequestAdmission implements AdmissionHook {
     if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers
     if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? QUOTA_WARNINGS : null };
     const rate = d.quotaExceeded ? `the degraded rate of ${d.limit} requests per minute (monthly quota used up)` : `${d.limit} requests per minute`;
-    return refusal(makeError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: this key allows ${rate}. Retry in ${d.retryAfterSeconds} s.`), d);
+    const who = key.accountId === key.id ? 'this key allows' : "this account's keys together allow";
+    return refusal(makeError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: ${who} ${rate}. Retry in ${d.retryAfterSeconds} s.`), d);
   }
 
   #admitDemo(clientIp: string): AdmissionDecision {

@@ -46,8 +46,10 @@ export class RequestRecorder implements RequestObserver {
   onRequest(r: RequestRecord): void {
     if (!this.#logged.has(r.route)) return;
     // Unauthenticated, rate-limited and refused-early requests have execution 'none'.
-    if (r.keyId !== null && r.execution !== 'none' && this.#counted.has(r.route) && !NOT_CHARGED.has(r.outcome)) {
-      this.#quota.record(r.keyId);
+    if (r.accountId !== null && r.execution !== 'none' && this.#counted.has(r.route) && !NOT_CHARGED.has(r.outcome)) {
+      // The quota is the account's; a console key is also counted alone for the console's breakdown.
+      this.#quota.record(r.accountId);
+      if (r.keyId !== null && r.keyId !== r.accountId) this.#quota.record(r.keyId);
     }
     const e = this.#entry;
     const ok = r.outcome === 'ok';

@@ -1,5 +1,6 @@
 // The tier table (spec "Limits": envelope quotas and the compact tier table; DESIGN.md adds
-// `unlimited`). docs/accounts.md carries the same table; test/accounts/quota.test.ts pins it.
+// `unlimited`), with what each tier may hold open while streaming. docs/accounts.md carries the same
+// table; test/accounts/quota.test.ts pins it.
 import type { TierName } from './key-record.js';
 
 export interface Tier {
@@ -14,16 +15,18 @@ export interface Tier {
   degradedPerMinute: number | null;
   /** Billing price of overage, dollars per 1,000 repairs ('billed' tiers only). */
   overageUsdPer1k: number | null;
+  /** Streaming sessions one account may hold open at once; null = bounded by the server total only. */
+  streamSessions: number | null;
 }
 
-/** Degraded service = the free tier's per-minute rate plus the QUOTA_EXCEEDED warning. */
-export const DEGRADED_PER_MINUTE = 60;
-
+// Degraded service (past the monthly quota on a 'degraded' tier): still served, every answer with
+// the QUOTA_EXCEEDED warning, at a tenth of the tier's rate (free rounded down to 5 a minute), per
+// account. docs/accounts.md defines it for users.
 export const TIERS: Readonly<Record<TierName, Readonly<Tier>>> = Object.freeze({
-  free: { name: 'free', perMinute: 60, monthlyQuota: 1_000, overage: 'degraded', degradedPerMinute: DEGRADED_PER_MINUTE, overageUsdPer1k: null },
-  pro: { name: 'pro', perMinute: 300, monthlyQuota: 100_000, overage: 'degraded', degradedPerMinute: DEGRADED_PER_MINUTE, overageUsdPer1k: null },
-  team: { name: 'team', perMinute: 1_000, monthlyQuota: 1_000_000, overage: 'billed', degradedPerMinute: null, overageUsdPer1k: 0.3 },
+  free: { name: 'free', perMinute: 60, monthlyQuota: 1_000, overage: 'degraded', degradedPerMinute: 5, overageUsdPer1k: null, streamSessions: 5 },
+  pro: { name: 'pro', perMinute: 300, monthlyQuota: 100_000, overage: 'degraded', degradedPerMinute: 30, overageUsdPer1k: null, streamSessions: 25 },
+  team: { name: 'team', perMinute: 1_000, monthlyQuota: 1_000_000, overage: 'billed', degradedPerMinute: null, overageUsdPer1k: 0.3, streamSessions: 100 },
   // The spec prices no overage for scale, so it is treated like pro rather than billed silently.
-  scale: { name: 'scale', perMinute: 1_000, monthlyQuota: 1_000_000, overage: 'degraded', degradedPerMinute: DEGRADED_PER_MINUTE, overageUsdPer1k: null },
-  unlimited: { name: 'unlimited', perMinute: null, monthlyQuota: null, overage: 'none', degradedPerMinute: null, overageUsdPer1k: null },
+  scale: { name: 'scale', perMinute: 1_000, monthlyQuota: 1_000_000, overage: 'degraded', degradedPerMinute: 100, overageUsdPer1k: null, streamSessions: 250 },
+  unlimited: { name: 'unlimited', perMinute: null, monthlyQuota: null, overage: 'none', degradedPerMinute: null, overageUsdPer1k: null, streamSessions: null },
 });

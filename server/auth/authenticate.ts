@@ -9,13 +9,22 @@ const MISSING = makeError('INVALID_API_KEY', 'Missing Authorization header; send
 const MALFORMED = makeError('INVALID_API_KEY', 'Malformed Authorization header; expected "Bearer <API_KEY>".');
 const UNKNOWN = makeError('INVALID_API_KEY');
 
-/** `header` is the raw header value; uWS gives '' when it is absent. */
-export function authenticate(header: string, store: KeyStore): AuthResult {
+const REFUSED: AuthResult = Object.freeze({ ok: false, error: UNKNOWN });
+const settle = (record: KeyRecord | undefined): AuthResult => (record === undefined ? REFUSED : { ok: true, key: record });
+
+/**
+ * `header` is the raw header value; uWS gives '' when it is absent. Synchronous for a key the store
+ * holds in memory and for every malformed header; a Promise only while the store is asked about a
+ * key it does not hold (KeyStore.lookupMiss).
+ */
+export function authenticate(header: string, store: KeyStore): AuthResult | Promise<AuthResult> {
   if (header === '') return { ok: false, error: MISSING };
   // The scheme is case-insensitive (RFC 9110 §11.1); exactly one space-separated credential.
   if (header.length < 8 || (!header.startsWith('Bearer ') && header.slice(0, 7).toLowerCase() !== 'bearer ')) return { ok: false, error: MALFORMED };
   const key = header.slice(7).trim();
   if (key === '' || /\s/.test(key)) return { ok: false, error: MALFORMED };
   const record = store.lookup(key);
-  return record === undefined ? { ok: false, error: UNKNOWN } : { ok: true, key: record };
+  if (record !== undefined) return { ok: true, key: record };
+  const asked = store.lookupMiss?.(key);
+  return asked === undefined ? REFUSED : asked.then(settle);
 }

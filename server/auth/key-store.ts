@@ -13,11 +13,23 @@ export interface KeyRecord {
   tier: TierName;
   /** Display prefix, e.g. `sk_live_AbCd`; never the whole key. */
   prefix: string;
+  /**
+   * Whose limits the key draws on: monthly usage, the per-minute rate and open streaming sessions
+   * are counted under it. The owning user's id for keys made in the console (so rotating a key
+   * starts nothing afresh), the key's own id for operator keys that belong to no account.
+   */
+  accountId: string;
 }
 
 export interface KeyStore {
-  /** Synchronous: the request path never waits for storage. */
+  /** Synchronous: a key the store holds in memory never waits for storage. */
   lookup(key: string): KeyRecord | undefined;
+  /**
+   * Asked after lookup() missed, before the key is refused: the backing store may hold a key
+   * created a moment ago (by the CLI, another process). Undefined when the answer is known without
+   * asking (a recent miss, a malformed key). Optional: a store that never changes has nothing to ask.
+   */
+  lookupMiss?(key: string): Promise<KeyRecord | undefined> | undefined;
 }
 
 export function sha256(key: string): Buffer {
@@ -40,7 +52,8 @@ export class MemoryKeyStore implements KeyStore {
     for (const seed of seeds) {
       const digest = sha256(seed.key);
       const hex = digest.toString('hex');
-      const record: KeyRecord = Object.freeze({ id: `env_${hex.slice(0, 16)}`, tier: seed.tier, prefix: displayPrefix(seed.key) });
+      const id = `env_${hex.slice(0, 16)}`;
+      const record: KeyRecord = Object.freeze({ id, tier: seed.tier, prefix: displayPrefix(seed.key), accountId: id });
       this.#byHash.set(hex, { digest, record });
     }
   }

@@ -1,6 +1,7 @@
 // Reads and validates every environment variable once, at start (docs/operations.md lists them).
 // A bad value stops the start with a message naming each offending variable.
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import {
   ConfigProblem, readApiKeys, readChoice, readFlag, readHost, readInteger, readProxyList, readString,
   type Env, type SeedKey,
@@ -27,6 +28,8 @@ export interface Config {
   readonly inlineMaxBytes: number;
   readonly taskTimeoutMs: number;
   readonly maxSessions: number;
+  /** UTF-8 bytes all streaming sessions may buffer together. */
+  readonly streamBufferBudgetBytes: number;
   readonly trustProxy: readonly string[];
   readonly logLevel: LogLevel;
   /** JSONMEND_TEST_HOOKS=1 arms the worker's crash/sleep markers (server/pool/test-hooks.ts). */
@@ -48,6 +51,19 @@ export const DEFAULTS = Object.freeze({
 });
 
 const MiB = 1024 * 1024;
+
+/**
+ * STREAM_BUFFER_BUDGET_BYTES by default: a quarter of the memory this process may use (RAM, or the
+ * cgroup limit when lower), at most half of V8's heap limit (a worker holding many sessions must
+ * not reach its own), at least 16 MiB. A buffered byte costs about 1.15 bytes resident
+ * (docs/streaming.md), so the budget leaves room for everything else.
+ */
+export function defaultStreamBufferBudget(): number {
+  const constrained = process.constrainedMemory?.() ?? 0;
+  const memory = constrained > 0 ? Math.min(constrained, totalmem()) : totalmem();
+  const budget = Math.min(Math.floor(memory / 4), Math.floor(getHeapStatistics().heap_size_limit / 2));
+  return Math.max(16 * MiB, budget);
+}
 
 /** JSON escaping and a schema make a body larger than its input; allow an eighth more, at least 64 KiB. */
 export function bodyLimitFor(maxPayloadBytes: number): number {
@@ -73,6 +89,7 @@ export function loadConfig(env: Env = process.env): Config {
     }
   };
   const cores = Math.max(1, availableParallelism());
+  const budget = defaultStreamBufferBudget();
   const maxPayloadBytes = read(() => readInteger(env, 'MAX_PAYLOAD_BYTES', DEFAULTS.MAX_PAYLOAD_BYTES, 1, 1024 * MiB), DEFAULTS.MAX_PAYLOAD_BYTES);
   const config: Config = {
     port: read(() => readInteger(env, 'PORT', DEFAULTS.PORT, 0, 65_535), DEFAULTS.PORT),
@@ -90,6 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
     inlineMaxBytes: read(() => readInteger(env, 'INLINE_MAX_BYTES', DEFAULTS.INLINE_MAX_BYTES, 0, 1024 * MiB), DEFAULTS.INLINE_MAX_BYTES),
     taskTimeoutMs: read(() => readInteger(env, 'TASK_TIMEOUT_MS', DEFAULTS.TASK_TIMEOUT_MS, 10, 3_600_000), DEFAULTS.TASK_TIMEOUT_MS),
     maxSessions: read(() => readInteger(env, 'MAX_SESSIONS', DEFAULTS.MAX_SESSIONS, 1, 10_000_000), DEFAULTS.MAX_SESSIONS),
+    streamBufferBudgetBytes: read(() => readInteger(env, 'STREAM_BUFFER_BUDGET_BYTES', budget, 1024, 2 ** 50), budget),
     trustProxy: Object.freeze(read(() => readProxyList(env, 'TRUST_PROXY'), [])),
     logLevel: read(() => readChoice<LogLevel>(env, 'LOG_LEVEL', 'info', LOG_LEVELS), 'info'),
     testHooks: read(() => readFlag(env, 'JSONMEND_TEST_HOOKS', false), false),

@@ -8,7 +8,7 @@
 // callback; writes after an await go through res.cork(); nothing touches res after an abort.
 import { makeError } from '../../engine/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
-import { authenticate } from '../auth/authenticate.js';
+import { authenticate, type AuthResult } from '../auth/authenticate.js';
 import type { KeyRecord } from '../auth/key-store.js';
 import { contractOfSample, sampleOf, sampleOfChunks, sampleOfPrefix, SNIFF_WINDOW_BYTES, type BodySample } from '../contracts/contract-sniffer.js';
 import { renderError } from '../contracts/render.js';
@@ -68,6 +68,7 @@ export class PostRequest {
   #buffer: Uint8Array | null = null;
   #chunks: Uint8Array[] | null = null;
   #refusal: Refusal | null = null;
+  #admitting: Promise<void> | null = null;
   headers: HeaderList | null = null;
   warnings: readonly Warning[] | null = null;
   key: KeyRecord | undefined = undefined;
@@ -84,6 +85,14 @@ export class PostRequest {
 
   refuse(error: RepairError, retryAfterSeconds: number): void {
     this.#refusal = { error, retryAfterSeconds };
+  }
+
+  /** Authentication is waiting on the key store: the body is read meanwhile, dispatched after. */
+  admitLater(admitted: Promise<void>): void {
+    this.#admitting = admitted.catch((error: unknown) => {
+      this.ctx.logger.log('error', 'admission failed', { requestId: this.requestId, route: this.route.name, fault: describeFault(error) });
+      this.refuse(INTERNAL, 0);
+    });
   }
 
   onAborted(): void {
@@ -119,7 +128,7 @@ export class PostRequest {
   }
 
   #refuseEarly(): boolean {
-    if (this.#refusal !== null || this.route.refusalBeforeBody === undefined) return false;
+    if (this.#refusal !== null || this.#admitting !== null || this.route.refusalBeforeBody === undefined) return false;
     const early = this.route.refusalBeforeBody(this.contentLength);
     if (early === null) return false;
     this.answerError(early, sampleOfPrefix(this.#buffer!.subarray(0, this.#received), this.contentLength), 0);
@@ -146,6 +155,16 @@ export class PostRequest {
   }
 
   #complete(body: Uint8Array, owned: boolean): void {
+    if (this.#admitting !== null) {
+      const admitting = this.#admitting;
+      this.#admitting = null;
+      // uWS reclaims a body it lent once this callback returns: keep a copy across the wait.
+      const kept = owned ? body : body.slice();
+      void admitting.then(() => {
+        if (!this.#aborted) this.res.cork(() => this.#complete(kept, true));
+      });
+      return;
+    }
     if (this.#refusal !== null) {
       const { error, retryAfterSeconds } = this.#refusal;
       this.#write(errorAnswer(this.ctx, this.route, error, sampleOf(body, false), retryAfterSeconds));
@@ -206,6 +225,7 @@ export class PostRequest {
       requestId: this.requestId,
       route: this.route.name,
       keyId: this.key?.id ?? null,
+      accountId: this.key?.accountId ?? null,
       contract: outcome?.contract ?? null,
       status: answer?.status ?? 0,
       outcome: answer === null ? 'aborted' : (outcome!.errorCode ?? 'ok'),
@@ -240,6 +260,11 @@ export function errorAnswer(
 function admit(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res: HttpResponse, req: HttpRequest): void {
   if (route.requiresKey) {
     const auth = authenticate(req.getHeader('authorization'), ctx.keyStore);
+    if (auth instanceof Promise) {
+      // A key the store is still being asked about: keyed admission needs nothing more from `req`.
+      request.admitLater(auth.then((settled) => admitKeyed(request, route, ctx, settled)));
+      return;
+    }
     if (!auth.ok) {
       request.refuse(auth.error, 0);
       return;
@@ -252,6 +277,18 @@ function admit(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res
     ? ctx.clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for'))
     : '';
   const decision = admission.admit(route.name, request.key, clientIp);
+  request.headers = decision.headers;
+  if (decision.allowed) request.warnings = decision.warnings;
+  else request.refuse(decision.error, decision.retryAfterSeconds);
+}
+
+function admitKeyed(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, auth: AuthResult): void {
+  if (!auth.ok) {
+    request.refuse(auth.error, 0);
+    return;
+  }
+  request.key = auth.key;
+  const decision = ctx.admission.admit(route.name, auth.key, '');
   request.headers = decision.headers;
   if (decision.allowed) request.warnings = decision.warnings;
   else request.refuse(decision.error, decision.retryAfterSeconds);

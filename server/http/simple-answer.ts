@@ -25,6 +25,7 @@ export function observeNonRepair(
     requestId,
     route,
     keyId,
+    accountId: null, // nothing answered here is counted against an account
     contract: null,
     status,
     outcome,

@@ -26,6 +26,8 @@ export interface RequestRecord {
   /** A route name from the route table (bounded: it labels metrics). */
   route: string;
   keyId: string | null;
+  /** The key's KeyRecord.accountId (usage is counted under it); null without a key. */
+  accountId: string | null;
   /** null when the answer shape did not depend on one (health, metrics). */
   contract: Contract | null;
   status: number;

@@ -5,7 +5,7 @@
 import build from 'fast-json-stringify';
 import { makeError } from '../../engine/error-codes.js';
 import type { UsageReport } from '../accounts/quota.js';
-import { authenticate } from '../auth/authenticate.js';
+import { authenticate, type AuthResult } from '../auth/authenticate.js';
 import type { KeyRecord } from '../auth/key-store.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
@@ -44,16 +44,14 @@ const INTERNAL = makeError('INTERNAL_ERROR');
 
 export function usageRoutes(ctx: HttpContext, usage: UsageSource): RouteEntry[] {
   const contract = fallbackContract(ctx.config.contract);
-  const handler = (res: HttpResponse, req: HttpRequest): void => {
-    const start = performance.now();
-    const requestId = requestIdFor(req.getHeader('x-request-id'));
+  const respond = (res: HttpResponse, requestId: string, start: number, auth: AuthResult | null): void => {
     let keyId: string | null = null;
     let outcome = 'ok';
     let body: string;
     let fault: unknown = null;
     let headers: HeaderList | null = null;
     try {
-      const auth = authenticate(req.getHeader('authorization'), ctx.keyStore);
+      if (auth === null) throw new Error('authentication failed');
       if (auth.ok) {
         keyId = auth.key.id;
         body = serializeUsage(usage.usageFor(auth.key));
@@ -73,6 +71,32 @@ export function usageRoutes(ctx: HttpContext, usage: UsageSource): RouteEntry[] 
     if (fault !== null) ctx.logger.log('error', 'usage failed', { requestId, fault: describeFault(fault) });
     writeAnswer(res, 200, JSON_TYPE, body, requestId, headers, ctx.lifecycle.draining);
     observeNonRepair(ctx, 'usage', requestId, keyId, Date.now(), start, 200, outcome);
+  };
+  const handler = (res: HttpResponse, req: HttpRequest): void => {
+    const start = performance.now();
+    const requestId = requestIdFor(req.getHeader('x-request-id'));
+    let auth: AuthResult | Promise<AuthResult> | null;
+    try {
+      auth = authenticate(req.getHeader('authorization'), ctx.keyStore);
+    } catch {
+      auth = null;
+    }
+    if (!(auth instanceof Promise)) {
+      respond(res, requestId, start, auth);
+      return;
+    }
+    // The key store is asking storage about an unknown key: answer when it knows.
+    let aborted = false;
+    ctx.lifecycle.begin();
+    res.onAborted(() => {
+      aborted = true;
+      ctx.lifecycle.end();
+    });
+    auth.then((settled) => settled, () => null).then((settled) => {
+      if (aborted) return;
+      res.cork(() => respond(res, requestId, start, settled));
+      ctx.lifecycle.end();
+    });
   };
   return [{ method: 'get', path: '/v1/usage', name: 'usage', handler }];
 }

@@ -1,7 +1,10 @@
 // What the main thread knows of each streaming session: its owner, its worker, its clock and its
 // sizes. The buffer and parser live in the worker. Sessions are found by contract, key and id, so
-// another key's id (or the other contract's) is simply not there: SESSION_NOT_FOUND.
+// another key's id (or the other contract's) is simply not there: SESSION_NOT_FOUND. The table also
+// keeps the bounds: open sessions in total and per account, and the bytes all buffers hold
+// together against the buffer budget.
 import type { Contract } from '../contracts/contract.js';
+import { LocalAccountSessionCounts, type AccountSessionCounts } from './account-sessions.js';
 
 /** Why a session left the table (a bounded metrics label). */
 export const END_REASONS = ['finalized', 'expired', 'terminated', 'worker_lost', 'failed'] as const;
@@ -20,6 +23,8 @@ export class StreamSession {
   constructor(
     readonly tableKey: string,
     readonly keyId: string,
+    /** Whose session bound it counts against (KeyRecord.accountId). */
+    readonly accountId: string,
     readonly contract: Contract,
     /** The id the client knows, as it sent it (compact) or as issued (envelope). */
     readonly sessionId: string,
@@ -30,7 +35,7 @@ export class StreamSession {
   ) {}
 }
 
-export type Capacity = 'ok' | 'key_full' | 'server_full';
+export type Capacity = 'ok' | 'account_full' | 'server_full' | 'budget_full';
 
 export function tableKeyOf(contract: Contract, keyId: string, sessionId: string): string {
   // UUIDs compare case-insensitively; issued envelope ids are matched exactly.
@@ -44,25 +49,41 @@ export class SessionTable {
    * re-inserted at the end, where the newest key times are.
    */
   readonly #sessions = new Map<string, StreamSession>();
-  readonly #perKey = new Map<string, number>();
   readonly ended = new Float64Array(END_REASONS.length);
   started = 0;
+  /** UTF-8 bytes buffered by all open sessions together. */
+  bufferedTotal = 0;
 
   constructor(
     readonly ttlMs: number,
     readonly maxSessions: number,
-    readonly maxPerKey: number,
+    /** Bytes all sessions may buffer together (STREAM_BUFFER_BUDGET_BYTES). */
+    readonly bufferBudget: number,
     /** Called for every session that leaves, after it is gone from the table. */
     private readonly onEnd: (session: StreamSession, reason: EndReason) => void,
+    readonly perAccount: AccountSessionCounts = new LocalAccountSessionCounts(),
   ) {}
 
   get size(): number {
     return this.#sessions.size;
   }
 
-  capacityFor(keyId: string): Capacity {
+  /** Whether an account holding at most `accountLimit` sessions may open one more. */
+  capacityFor(accountId: string, accountLimit: number): Capacity {
+    if (this.perAccount.count(accountId) >= accountLimit) return 'account_full';
     if (this.#sessions.size >= this.maxSessions) return 'server_full';
-    return (this.#perKey.get(keyId) ?? 0) >= this.maxPerKey ? 'key_full' : 'ok';
+    return this.bufferedTotal >= this.bufferBudget ? 'budget_full' : 'ok';
+  }
+
+  /** Whether `bytes` more fit in the buffer budget. */
+  fits(bytes: number): boolean {
+    return this.bufferedTotal + bytes <= this.bufferBudget;
+  }
+
+  /** The session's buffer is now `bytes` long. */
+  setBuffered(session: StreamSession, bytes: number): void {
+    this.bufferedTotal += bytes - session.bufferedBytes;
+    session.bufferedBytes = bytes;
   }
 
   has(tableKey: string): boolean {
@@ -72,7 +93,7 @@ export class SessionTable {
   add(session: StreamSession, now: number): void {
     session.expiresAt = now + this.ttlMs;
     this.#sessions.set(session.tableKey, session);
-    this.#perKey.set(session.keyId, (this.#perKey.get(session.keyId) ?? 0) + 1);
+    this.perAccount.opened(session.accountId);
     this.started++;
   }
 
@@ -112,9 +133,8 @@ export class SessionTable {
   end(session: StreamSession, reason: EndReason): void {
     if (this.#sessions.get(session.tableKey) !== session) return;
     this.#sessions.delete(session.tableKey);
-    const left = (this.#perKey.get(session.keyId) ?? 1) - 1;
-    if (left === 0) this.#perKey.delete(session.keyId);
-    else this.#perKey.set(session.keyId, left);
+    this.perAccount.closed(session.accountId);
+    this.bufferedTotal -= session.bufferedBytes;
     this.ended[END_REASONS.indexOf(reason)]!++;
     this.onEnd(session, reason);
   }

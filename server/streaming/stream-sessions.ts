@@ -3,6 +3,7 @@
 // serialized in the request's contract) becomes the answer.
 import { randomBytes } from 'node:crypto';
 import { makeError } from '../../engine/error-codes.js';
+import { TIERS } from '../accounts/tiers.js';
 import type { RepairError } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
@@ -37,8 +38,9 @@ export function answerOf(contract: Contract, status: number, body: string, error
   };
 }
 
-export function refusal(contract: Contract, error: RepairError, inputBytes: number): RouteAnswer {
-  const rendered = renderError(error, contract, null);
+/** `retryAfterSeconds`: the compact contract's `retryAfter` for RATE_LIMIT_EXCEEDED. */
+export function refusal(contract: Contract, error: RepairError, inputBytes: number, retryAfterSeconds?: number): RouteAnswer {
+  const rendered = renderError(error, contract, null, retryAfterSeconds);
   return answerOf(contract, rendered.status, rendered.body, rendered.errorCode, inputBytes);
 }
 
@@ -74,11 +76,19 @@ function waitFor(call: StreamCall): Promise<RouteAnswer> {
   return promise;
 }
 
+/** One account may hold this share of MAX_SESSIONS (at least one), whatever its tier, so no single client takes them all. */
+export function accountShareOf(maxSessions: number): number {
+  return Math.max(1, Math.ceil(maxSessions / 4));
+}
+
 export class StreamSessions {
   #nextHandle = 0;
   readonly #serverFull: RepairError;
-  readonly #keyFull: RepairError;
+  readonly #budgetFull: RepairError;
   readonly #overran: RepairError;
+  /** Seconds a client refused for its account's session bound is told to wait: an idle session has expired by then. */
+  readonly #accountRetrySeconds: number;
+  readonly #accountShare: number;
 
   constructor(
     readonly table: SessionTable,
@@ -87,18 +97,21 @@ export class StreamSessions {
     callTimeoutMs: number,
   ) {
     this.#serverFull = makeError('SERVICE_UNAVAILABLE', `The server holds its maximum of ${table.maxSessions} open streaming sessions.`, { suggestion: BACKOFF });
-    this.#keyFull = makeError('SERVICE_UNAVAILABLE', `This API key holds its maximum of ${table.maxPerKey} open streaming sessions.`, { suggestion: BACKOFF });
+    this.#budgetFull = makeError('SERVICE_UNAVAILABLE', 'The server holds as many buffered streaming bytes as its memory allows; nothing was added.', { suggestion: BACKOFF });
+    this.#accountRetrySeconds = Math.max(1, Math.ceil(table.ttlMs / 1000));
+    this.#accountShare = accountShareOf(table.maxSessions);
     this.#overran = makeError('INTERNAL_ERROR', `The streaming worker did not answer within ${callTimeoutMs} ms and was stopped; its sessions are gone.`);
   }
 
   start(request: PostRequest, contract: Contract, start: StartRequest): RouteAnswer | Promise<RouteAnswer> {
     const key = request.key!;
     const now = performance.now();
-    // The operator's own tier (no rate limit, no quota) is bounded only by the server total.
-    const capacity = this.table.capacityFor(key.id);
-    if (capacity === 'server_full' || (capacity === 'key_full' && key.tier !== 'unlimited')) {
-      return refusal(contract, capacity === 'server_full' ? this.#serverFull : this.#keyFull, 0);
-    }
+    // Per account, by tier (the operator's own `unlimited` tier is bounded by the server total only).
+    const tierLimit = TIERS[key.tier].streamSessions;
+    const accountLimit = tierLimit === null ? Infinity : Math.min(tierLimit, this.#accountShare);
+    const capacity = this.table.capacityFor(key.accountId, accountLimit);
+    if (capacity === 'account_full') return this.#accountFull(request, contract, key.tier, accountLimit);
+    if (capacity !== 'ok') return refusal(contract, capacity === 'server_full' ? this.#serverFull : this.#budgetFull, 0);
     // 128 random bits: an id nobody can guess, so holding one is proof of having started it.
     const sessionId = contract === 'envelope' ? randomBytes(16).toString('base64url') : start.sessionId;
     const tableKey = tableKeyOf(contract, key.id, sessionId);
@@ -106,7 +119,7 @@ export class StreamSessions {
       return refusal(contract, makeError('INVALID_REQUEST', `A streaming session with sessionId "${sessionId}" is already open; use a new UUID.`), 0);
     }
     const { slot, generation } = this.workers.assign();
-    const session = new StreamSession(tableKey, key.id, contract, sessionId, slot, generation, ++this.#nextHandle);
+    const session = new StreamSession(tableKey, key.id, key.accountId, contract, sessionId, slot, generation, ++this.#nextHandle);
     this.table.add(session, now);
     const call = new StreamCall(this, 'start', contract, session, 0);
     this.workers.call(slot, { op: OPEN, id: 0, handle: session.handle, mode: start.mode, schema: start.schema, echoBuffer: start.echoBuffer }, call);
@@ -132,7 +145,11 @@ export class StreamSessions {
       const message = `This chunk would take the session buffer to ${buffered} bytes, over the ${this.maxPayloadBytes}-byte limit; the session was terminated.`;
       return refusal(contract, makeError('BUFFER_SIZE_EXCEEDED', message, { suggestion: 'Start a new session; send smaller documents.' }), chunkBytes);
     }
-    session.bufferedBytes = buffered;
+    // Bytes the buffer grows by must fit in what all sessions may hold: refused whole, the session carries on.
+    if (buffered > session.bufferedBytes && !this.table.fits(buffered - session.bufferedBytes)) {
+      return refusal(contract, this.#budgetFull, chunkBytes);
+    }
+    this.table.setBuffered(session, buffered);
     if (chunk.length > 0) session.pendingHighSurrogate = isHighSurrogate(chunk.charCodeAt(chunk.length - 1));
     this.table.touch(session, now);
     const call = new StreamCall(this, 'push', contract, session, chunkBytes);
@@ -140,6 +157,20 @@ export class StreamSessions {
       op: PUSH, id: 0, handle: session.handle, chunk, contract, sessionId: push.sessionId, bufferedBytes: buffered, totalReceived: buffered,
     }, call);
     return waitFor(call);
+  }
+
+  /**
+   * The account's own bound, not the server's capacity: RATE_LIMIT_EXCEEDED (recoverable; compact
+   * HTTP 429), like its per-minute limit. Finalizing one of its sessions frees a place at once.
+   */
+  #accountFull(request: PostRequest, contract: Contract, tier: string, limit: number): RouteAnswer {
+    const retry = this.#accountRetrySeconds;
+    const bound = limit < this.#accountShare ? `the most its ${tier} tier allows` : 'the most one account may hold on this server';
+    const error = makeError('RATE_LIMIT_EXCEEDED', `This account holds ${limit} open streaming sessions, ${bound}.`, {
+      suggestion: `Finalize a session you no longer need (its place is free at once), or retry in ${retry} s, when an idle one has expired.`,
+    });
+    request.headers = [...(request.headers ?? []), ['Retry-After', String(retry)]];
+    return refusal(contract, error, 0, retry);
   }
 
   finalize(request: PostRequest, contract: Contract, finalize: FinalizeRequest): RouteAnswer | Promise<RouteAnswer> {

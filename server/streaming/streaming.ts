@@ -10,11 +10,6 @@ import { StreamSessions } from './stream-sessions.js';
 import { StreamWorkers } from './stream-workers.js';
 import { END_REASONS, SessionTable, type EndReason, type StreamSession } from './session-table.js';
 
-/** One key may hold this share of MAX_SESSIONS (at least one), so no single client takes them all. */
-export function sessionsPerKey(maxSessions: number): number {
-  return Math.max(1, Math.ceil(maxSessions / 4));
-}
-
 /** Often enough to free an expired session within a quarter of its TTL, at most once a second. */
 export function tickMs(config: Config): number {
   return Math.max(10, Math.min(1_000, Math.floor(Math.min(config.sessionTtlMs, config.taskTimeoutMs) / 4)));
@@ -39,7 +34,7 @@ export class Streaming {
       },
       onError: (error) => logger.log('error', 'streaming worker error', { error: (error as Error)?.name ?? 'unknown' }),
     });
-    this.table = new SessionTable(config.sessionTtlMs, config.maxSessions, sessionsPerKey(config.maxSessions), this.#onEnd);
+    this.table = new SessionTable(config.sessionTtlMs, config.maxSessions, config.streamBufferBudgetBytes, this.#onEnd);
     this.sessions = new StreamSessions(this.table, this.workers, config.maxPayloadBytes, config.taskTimeoutMs);
     this.workers.startAll();
     this.#timer = setInterval(this.#tick, tickMs(config));
@@ -74,6 +69,12 @@ export class Streaming {
       '# HELP jsonmend_stream_sessions_started_total Streaming sessions started.',
       '# TYPE jsonmend_stream_sessions_started_total counter',
       `jsonmend_stream_sessions_started_total ${t.started}`,
+      '# HELP jsonmend_stream_buffered_bytes UTF-8 bytes all open streaming sessions buffer together.',
+      '# TYPE jsonmend_stream_buffered_bytes gauge',
+      `jsonmend_stream_buffered_bytes ${t.bufferedTotal}`,
+      '# HELP jsonmend_stream_buffer_budget_bytes What they may buffer together (STREAM_BUFFER_BUDGET_BYTES).',
+      '# TYPE jsonmend_stream_buffer_budget_bytes gauge',
+      `jsonmend_stream_buffer_budget_bytes ${t.bufferBudget}`,
       '# HELP jsonmend_stream_sessions_ended_total Streaming sessions ended, by reason.',
       '# TYPE jsonmend_stream_sessions_ended_total counter',
     ];

@@ -162,7 +162,7 @@ export const SCHEMAS: Record<string, object> = {
   UsageReport: closed(['tier', 'month', 'count', 'quota', 'remaining', 'resets_at'], {
     tier: { type: 'string', enum: ['free', 'pro', 'team', 'scale', 'unlimited'] },
     month: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}$' },
-    count: int,
+    count: { ...int, description: "Repairs this month by the key's account: every key of a console user, or the operator key alone." },
     quota: { type: ['integer', 'null'], description: 'null for the unlimited tier.' },
     remaining: { type: ['integer', 'null'] },
     resets_at: { type: 'string', format: 'date-time' },

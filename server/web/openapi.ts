@@ -95,7 +95,7 @@ export const OPENAPI_DOCUMENT = {
     }, 'demoRepair', 'demo'),
     '/v1/repair/stream/start': post({
       summary: 'Start a streaming session',
-      description: 'Envelope: the server issues the session id (an empty object, or no body at all, is a valid request). Compact: the client sends its own UUID. Sessions expire after SESSION_TTL_MS without activity; expired, finished and unknown sessions all answer SESSION_NOT_FOUND.',
+      description: 'Envelope: the server issues the session id (an empty object, or no body at all, is a valid request). Compact: the client sends its own UUID. Sessions expire after SESSION_TTL_MS without activity; expired, finished and unknown sessions all answer SESSION_NOT_FOUND. Open sessions are bounded per account by tier (free 5, pro 25, team 100, scale 250; at most a quarter of MAX_SESSIONS; all keys of a console user together): past that, RATE_LIMIT_EXCEEDED (recoverable; compact HTTP 429) with Retry-After. A full server (MAX_SESSIONS) or a used-up buffer budget (STREAM_BUFFER_BUDGET_BYTES, the bytes all sessions may buffer together) answers SERVICE_UNAVAILABLE (recoverable).',
       request: ['EnvelopeStreamStartRequest', 'CompactStreamStartRequest'],
       ok: ['EnvelopeStreamStartResponse', 'CompactStreamStartResponse', 'EnvelopeRepairResponse', 'CompactFailure'],
       keyed: true,
@@ -103,7 +103,7 @@ export const OPENAPI_DOCUMENT = {
     }, 'streamStart', 'streaming'),
     '/v1/repair/stream/push': post({
       summary: 'Push a chunk',
-      description: 'Appends a chunk and answers the streaming state. A buffer over 5 MiB terminates the session (BUFFER_SIZE_EXCEEDED). Failures come in the batch failure shape of the contract.',
+      description: 'Appends a chunk and answers the streaming state. A buffer over 5 MiB terminates the session (BUFFER_SIZE_EXCEEDED). A chunk that would take the bytes all sessions buffer together past the server\'s budget (STREAM_BUFFER_BUDGET_BYTES) answers SERVICE_UNAVAILABLE (recoverable): nothing is added and the session carries on. Failures come in the batch failure shape of the contract.',
       request: ['EnvelopeStreamPushRequest', 'CompactStreamPushRequest'],
       ok: ['EnvelopeStreamPushResponse', 'CompactStreamPushResponse', 'EnvelopeRepairResponse', 'CompactFailure'],
       keyed: true,
@@ -119,8 +119,8 @@ export const OPENAPI_DOCUMENT = {
       get: {
         operationId: 'usage',
         tags: ['account'],
-        summary: "This month's repairs for the calling key",
-        description: 'Months are UTC calendar months. Asking does not count against the rate limit. A bad key gets INVALID_API_KEY in the envelope failure shape (CONTRACT=compact: the compact one).',
+        summary: "This month's repairs for the calling key's account",
+        description: "Months are UTC calendar months. Usage, quota and rate belong to the key's account: all keys of a console user share them (rotating a key resets nothing); an operator key is its own account. Past the quota, free, pro and scale are served at a tenth of their rate (free: 5 a minute) with the QUOTA_EXCEEDED warning. Asking does not count against the rate limit. A bad key gets INVALID_API_KEY in the envelope failure shape (CONTRACT=compact: the compact one).",
         security: [{ bearerAuth: [] }],
         responses: {
           '200': { description: 'The usage report, or an INVALID_API_KEY failure.', headers: REQUEST_ID, content: json(oneOf('UsageReport', 'EnvelopeRepairResponse', 'CompactFailure')) },

@@ -86,7 +86,7 @@ t.test('cached key store: lookups, revocation, last-used batching', async (t) =>
   t.equal(store.lookup(key), undefined, 'not loaded yet');
   t.equal(await store.refresh(), true);
   t.equal(await store.refresh(), false, 'no change, no reload');
-  t.same(store.lookup(key), { id: 'key_1', tier: 'pro', prefix: key.slice(0, 12) });
+  t.same(store.lookup(key), { id: 'key_1', tier: 'pro', prefix: key.slice(0, 12), accountId: 'key_1' });
   t.equal(store.lookup(key.slice(0, -1)), undefined);
   t.equal(store.lookup(key + 'x'), undefined);
   t.equal(store.lookup(''), undefined);

@@ -18,7 +18,7 @@ function setup(t: Test, clock = new ManualClock(T0), dataDir = tempDataDir(t)) {
   const admission = new KeyAdmission({ limiter, quota });
   return { clock, storage, quota, limiter, admission };
 }
-const key = (id: string, tier: TierName): KeyRecord => ({ id, tier, prefix: 'sk_live_test' });
+const key = (id: string, tier: TierName): KeyRecord => ({ id, tier, prefix: 'sk_live_test', accountId: id });
 
 t.test('the tier table matches the spec and DESIGN.md', async (t) => {
   t.same(Object.values(TIERS).map((x) => [x.name, x.perMinute, x.monthlyQuota, x.overage]), [
@@ -29,6 +29,9 @@ t.test('the tier table matches the spec and DESIGN.md', async (t) => {
     ['unlimited', null, null, 'none'],
   ]);
   t.equal(TIERS.team.overageUsdPer1k, 0.3);
+  t.same(Object.values(TIERS).map((x) => [x.name, x.degradedPerMinute, x.streamSessions]), [
+    ['free', 5, 5], ['pro', 30, 25], ['team', null, 100], ['scale', 100, 250], ['unlimited', null, null],
+  ], 'degraded rates and open streaming sessions (docs/accounts.md)');
 });
 
 t.test('usage is counted in memory and written in batches', async (t) => {
@@ -83,7 +86,7 @@ t.test('a flush that finds the database locked keeps its deltas for the next one
 });
 
 for (const tier of ['free', 'pro', 'scale'] as const) {
-  t.test(`${tier}: past the quota, degraded service (60/min + QUOTA_EXCEEDED)`, async (t) => {
+  t.test(`${tier}: past the quota, degraded service (a tenth of the rate + QUOTA_EXCEEDED)`, async (t) => {
     const { quota, admission, clock } = setup(t);
     const k = key(`key_${tier}`, tier);
     const quotaSize = TIERS[tier].monthlyQuota!;
@@ -96,12 +99,14 @@ for (const tier of ['free', 'pro', 'scale'] as const) {
     admission.admit(k, a);
     t.equal(a.allowed, true);
     t.equal(a.quotaExceeded, true, 'served with the QUOTA_EXCEEDED warning');
-    t.equal(a.limit, 60, 'X-RateLimit-Limit shows the degraded rate');
+    const degraded = { free: 5, pro: 30, scale: 100 }[tier];
+    t.equal(TIERS[tier].degradedPerMinute, degraded);
+    t.equal(a.limit, degraded, 'X-RateLimit-Limit shows the degraded rate');
     let allowed = 1;
     for (let i = 0; i < 400; i++) if (admission.admit(k, a).allowed) allowed++;
-    t.equal(allowed, 60, 'at most 60 in the minute');
+    t.equal(allowed, degraded, `at most ${degraded} in the minute`);
     t.equal(a.allowed, false);
-    t.equal(a.retryAfterSeconds, 1);
+    t.equal(a.retryAfterSeconds, Math.ceil(60 / degraded), 'one interval of the degraded rate');
     t.same(quota.usageFor(k), {
       tier, month: '2025-06', count: quotaSize, quota: quotaSize, remaining: 0, resets_at: '2025-07-01T00:00:00.000Z',
     });

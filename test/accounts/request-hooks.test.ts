@@ -10,9 +10,9 @@ import type { RequestRecord } from '../../server/observe/request-record.js';
 import { tempDataDir } from './helpers.js';
 
 const T0 = Date.UTC(2025, 6, 1, 12, 0, 0);
-const free: KeyRecord = { id: 'key_freefreefreefree', tier: 'free', prefix: 'sk_live_free' };
-const pro: KeyRecord = { id: 'key_proproproproprop', tier: 'pro', prefix: 'sk_live_prop' };
-const unlimited: KeyRecord = { id: 'key_unlimitedunlimi', tier: 'unlimited', prefix: 'sk_live_unli' };
+const free: KeyRecord = { id: 'key_freefreefreefree', accountId: 'key_freefreefreefree', tier: 'free', prefix: 'sk_live_free' };
+const pro: KeyRecord = { id: 'key_proproproproprop', accountId: 'key_proproproproprop', tier: 'pro', prefix: 'sk_live_prop' };
+const unlimited: KeyRecord = { id: 'key_unlimitedunlimi', accountId: 'key_unlimitedunlimi', tier: 'unlimited', prefix: 'sk_live_unli' };
 
 async function open(t: Parameters<Parameters<typeof t.test>[1]>[0], demoLimitPerHour = 2) {
   const clock = new ManualClock(T0);
@@ -51,7 +51,7 @@ t.test('past the quota: the degraded rate and the QUOTA_EXCEEDED warning', async
   t.same([header(normal, 'X-RateLimit-Limit'), normal.allowed && normal.warnings], ['300', null]);
   accounts.quota.record(pro.id, 100_000);
   const degraded = admission.admit('repair', pro, '');
-  t.equal(header(degraded, 'X-RateLimit-Limit'), '60');
+  t.equal(header(degraded, 'X-RateLimit-Limit'), '30');
   t.match(degraded.allowed && degraded.warnings, [{ code: 'QUOTA_EXCEEDED', severity: 'medium' }]);
 });
 
@@ -80,7 +80,7 @@ t.test('recorder: what counts as a repair, which requests get a metadata row', a
   const { accounts } = await open(t);
   const recorder = new RequestRecorder({ quota: accounts.quota, metadata: accounts.metadata });
   const record = (over: Partial<RequestRecord>): void => recorder.onRequest({
-    time: T0, requestId: 'r', route: 'repair', keyId: pro.id, contract: 'envelope', status: 200, outcome: 'ok',
+    time: T0, requestId: 'r', route: 'repair', keyId: pro.id, accountId: pro.accountId, contract: 'envelope', status: 200, outcome: 'ok',
     confidence: 'high', repairCounts: { closed_string: 1 }, inputBytes: 10, latencyMs: 1, execution: 'inline', ...over,
   });
   record({});

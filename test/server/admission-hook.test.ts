@@ -30,7 +30,7 @@ const admission: Admission = {
 };
 
 const parts: ServerParts = {
-  keyStore: { lookup: (key) => (key === 'free-key' ? { id: 'k_free', tier: 'free', prefix: 'free' } : key === 'pro-key' ? { id: 'k_pro', tier: 'pro', prefix: 'pro-' } : undefined) },
+  keyStore: { lookup: (key) => (key === 'free-key' ? { id: 'k_free', tier: 'free', prefix: 'free', accountId: 'k_free' } : key === 'pro-key' ? { id: 'k_pro', tier: 'pro', prefix: 'pro-', accountId: 'k_pro' } : undefined) },
   admission,
   observers: [{ onRequest: (record) => records.push(record) }],
   logger: new Logger('silent', new Writable({ write: (_c, _e, done) => done() })),

@@ -1,6 +1,7 @@
 // Configuration: every variable parsed once, defaults, and a refusal naming each bad variable.
 import t from 'tap';
-import { bodyLimitFor, ConfigError, DEFAULTS, loadConfig } from '../../server/config/load-config.js';
+import { totalmem } from 'node:os';
+import { bodyLimitFor, ConfigError, DEFAULTS, defaultStreamBufferBudget, loadConfig } from '../../server/config/load-config.js';
 import { expectRefusal, startServer } from '../helpers/start-server.js';
 
 t.test('defaults', async (t) => {
@@ -15,6 +16,9 @@ t.test('defaults', async (t) => {
   t.ok(Object.isFrozen(config));
   t.equal(config.maxBodyBytes, bodyLimitFor(5_242_880));
   t.ok(config.maxBodyBytes < 6_000_000, 'a 6 MB body is over the limit');
+  t.equal(config.streamBufferBudgetBytes, defaultStreamBufferBudget());
+  t.ok(config.streamBufferBudgetBytes <= totalmem() / 4 && config.streamBufferBudgetBytes >= 16 * 1024 * 1024,
+    `the buffer budget (${config.streamBufferBudgetBytes} bytes) is at most a quarter of memory`);
 });
 
 t.test('values are parsed and normalised', async (t) => {
@@ -22,12 +26,12 @@ t.test('values are parsed and normalised', async (t) => {
     PORT: '0', HOST: '127.0.0.1', DATA_DIR: '/tmp/x', API_KEYS: ' a-key-1:pro , b-key-2:UNLIMITED ,', WORKERS: '3',
     QUEUE_MAX: '0', SESSION_TTL_MS: '1000', MAX_PAYLOAD_BYTES: '1000', DEMO_LIMIT_PER_HOUR: '0', CONTRACT: 'Compact',
     UWS_ALLOW_FALLBACK: 'true', INLINE_MAX_BYTES: '0', TASK_TIMEOUT_MS: '50', MAX_SESSIONS: '5',
-    TRUST_PROXY: '10.0.0.0/8, ::1', LOG_LEVEL: 'debug', JSONMEND_TEST_HOOKS: '1',
+    STREAM_BUFFER_BUDGET_BYTES: '1048576', TRUST_PROXY: '10.0.0.0/8, ::1', LOG_LEVEL: 'debug', JSONMEND_TEST_HOOKS: '1',
   });
   t.match(config, {
     port: 0, host: '127.0.0.1', dataDir: '/tmp/x', workers: 3, queueMax: 0, sessionTtlMs: 1000, maxPayloadBytes: 1000,
     demoLimitPerHour: 0, contract: 'compact', uwsAllowFallback: true, inlineMaxBytes: 0, taskTimeoutMs: 50, maxSessions: 5,
-    logLevel: 'debug', testHooks: true,
+    streamBufferBudgetBytes: 1_048_576, logLevel: 'debug', testHooks: true,
   });
   t.same(config.apiKeys, [{ key: 'a-key-1', tier: 'pro' }, { key: 'b-key-2', tier: 'unlimited' }]);
   t.same(config.trustProxy, ['10.0.0.0/8', '::1']);
@@ -39,7 +43,7 @@ t.test('every bad variable is named, all at once', async (t) => {
     PORT: '70000', HOST: 'not a host!', API_KEYS: 'key-without-tier', WORKERS: '0', QUEUE_MAX: '-1',
     SESSION_TTL_MS: '1e3', MAX_PAYLOAD_BYTES: 'five', DEMO_LIMIT_PER_HOUR: '1.5', CONTRACT: 'json',
     UWS_ALLOW_FALLBACK: 'maybe', INLINE_MAX_BYTES: 'x', TASK_TIMEOUT_MS: '0', MAX_SESSIONS: '0',
-    TRUST_PROXY: '10.0.0.0/99', LOG_LEVEL: 'loud',
+    STREAM_BUFFER_BUDGET_BYTES: '100', TRUST_PROXY: '10.0.0.0/99', LOG_LEVEL: 'loud',
   };
   const error = t.throws(() => loadConfig(bad)) as unknown as ConfigError;
   t.ok(error instanceof ConfigError);

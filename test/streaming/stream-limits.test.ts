@@ -1,7 +1,7 @@
 // Lifetimes and limits of streaming sessions, with a short SESSION_TTL_MS and a small
 // MAX_PAYLOAD_BYTES so they are quick to reach: inactivity expiry (envelope since the last
 // activity, compact since creation), the timer sweep, the chunk limit, the buffer circuit breaker,
-// and the MAX_SESSIONS bounds (per key and in total).
+// and the MAX_SESSIONS bounds (per account and in total).
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
@@ -107,11 +107,11 @@ t.test('circuit breaker: the push that takes the buffer past the limit terminate
   t.equal(await metric('jsonmend_stream_sessions'), 0);
 });
 
-t.test('MAX_SESSIONS: a quarter per key, the total for the server, SERVICE_UNAVAILABLE past either', async (t) => {
+t.test('MAX_SESSIONS: a quarter per account (RATE_LIMIT_EXCEEDED), the total for the server (SERVICE_UNAVAILABLE)', async (t) => {
   const [a, b, c, d, e] = PRO.map(bearer);
   const first = await startEnvelope(a);
   const second = await postJson(at('start'), {}, a);
-  t.match(second.body.metadata.errors[0], { code: 'SERVICE_UNAVAILABLE', recoverable: true, message: /this API key/i });
+  t.match(second.body.metadata.errors[0], { code: 'RATE_LIMIT_EXCEEDED', recoverable: true, message: /the most one account may hold on this server/ });
   const others = [await startEnvelope(b), await startEnvelope(c), await startEnvelope(d)];
   const full = await postJson(at('start'), { sessionId: newUuid() }, e);
   t.match(full.body, { valid: false, errors: [{ code: 'SERVICE_UNAVAILABLE', recoverable: true, message: /server/ }] });

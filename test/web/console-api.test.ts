@@ -147,7 +147,7 @@ t.test("one user can neither see nor revoke another's keys; active keys are boun
   t.equal(new Set(prefixes).size, prefixes.length, 'display prefixes stay unique');
 });
 
-t.test('sign-in, sign-out, and the per-email sign-in limit', async (t) => {
+t.test('sign-in, sign-out, and failures elsewhere do not lock the owner out', async (t) => {
   const client = new ConsoleClient(url, from('10.9.0.5'));
   await client.start();
   const wrong = await client.send('POST', 'signin', { email: 'alice@example.com', password: 'wrong password' });
@@ -168,22 +168,16 @@ t.test('sign-in, sign-out, and the per-email sign-in limit', async (t) => {
   t.equal(after.status, 401, 'the old session id is dead');
   t.equal(after.body.error.code, 'NOT_SIGNED_IN');
 
-  // Failures spread over several IPs still lock the email (sent at once: the hashes overlap).
+  // Failures from other IPs do not lock the owner out (test/web/console-lockout.test.ts has the rest).
   const guesses = await Promise.all([0, 1, 2, 3, 4].map(async (i) => {
     const guess = new ConsoleClient(url, from(`10.9.1.${i}`));
     await guess.start();
     return (await guess.send('POST', 'signin', { email: 'bob@example.com', password: `guess ${i} guess` })).status;
   }));
   t.same(guesses, [401, 401, 401, 401, 401]);
-  const last = new ConsoleClient(url, from('10.9.1.9'));
-  await last.start();
-  const started = performance.now();
-  const locked = await last.send('POST', 'signin', { email: 'bob@example.com', password: PASSWORD });
-  t.equal(locked.status, 429, 'five failures lock the email, even for the right password');
-  t.equal(locked.body.error.code, 'TOO_MANY_ATTEMPTS');
-  t.ok(Number(locked.headers.get('retry-after')) > 800, 'Retry-After says when (15-minute window)');
-  t.ok(performance.now() - started < 150, 'refused before any hashing');
-  t.equal((await last.send('POST', 'signin', { email: 'alice@example.com', password: PASSWORD })).status, 200, 'other accounts are fine');
+  const owner = new ConsoleClient(url, from('10.9.1.9'));
+  await owner.start();
+  t.equal((await owner.send('POST', 'signin', { email: 'bob@example.com', password: PASSWORD })).status, 200, 'the owner signs in');
 });
 
 t.test('signed-out calls, unknown paths and wrong methods', async (t) => {

@@ -5,6 +5,7 @@ import { ManualClock } from '../../server/accounts/clock.js';
 import { SESSION_COOKIE, sessionCookie, sessionIdFrom } from '../../server/web/console/cookies.js';
 import { CsrfGuard, looksSameOrigin } from '../../server/web/console/csrf.js';
 import { LoginLimiter } from '../../server/web/console/login-limiter.js';
+import { passwordProblem } from '../../server/web/console/password-policy.js';
 import { DEFAULT_COST, HasherBusy, PasswordHasher } from '../../server/web/console/password.js';
 import { SessionStore } from '../../server/web/console/sessions.js';
 
@@ -86,29 +87,73 @@ t.test('sessions: the store is bounded, the oldest go first', async (t) => {
   t.equal(store.size, 0);
 });
 
-t.test('sign-in limit: per email failures, per IP attempts, windows end', async (t) => {
+t.test('sign-in limit: growing waits per (account, IP), per IP attempts, a ceiling per account', async (t) => {
   const clock = new ManualClock();
-  const limiter = new LoginLimiter({ clock, perIp: 4, perEmail: 2, windowMs: 60_000 });
-  t.equal(limiter.begin('10.0.0.1', 'a@b.co'), 0);
-  limiter.failed('a@b.co');
-  t.equal(limiter.begin('10.0.0.2', 'a@b.co'), 0);
-  limiter.failed('a@b.co');
-  t.equal(limiter.begin('10.0.0.3', 'a@b.co'), 60, 'two failures lock the email from any IP');
-  t.equal(limiter.begin('10.0.0.3', 'other@b.co'), 0, 'other emails are not affected');
-  clock.advance(30_000);
-  t.equal(limiter.begin('10.0.0.4', 'a@b.co'), 30);
-  clock.advance(30_000);
-  t.equal(limiter.begin('10.0.0.4', 'a@b.co'), 0, 'the window ended');
-  limiter.failed('a@b.co');
-  limiter.succeeded('a@b.co');
-  limiter.failed('a@b.co');
-  t.equal(limiter.begin('10.0.0.5', 'a@b.co'), 0, 'a success clears the failures');
+  const limiter = new LoginLimiter({ clock, perIp: 40, perEmail: 6, ceilingWindowMs: 3_600_000 });
+  const fail = (ip: string): void => {
+    t.equal(limiter.begin(ip, 'a@b.co'), 0, `${ip} may try`);
+    limiter.failed('a@b.co', ip);
+  };
+  limiter.succeeded('a@b.co', '10.0.0.1'); // the owner's address
+  for (let i = 0; i < 3; i++) fail('10.6.6.6');
+  t.equal(limiter.begin('10.6.6.6', 'a@b.co'), 1, 'past three failures: 1 s');
+  t.equal(limiter.begin('10.0.0.2', 'a@b.co'), 0, 'another IP is not affected');
+  t.equal(limiter.begin('10.6.6.6', 'other@b.co'), 0, 'nor another account from that IP');
+  clock.advance(1_000);
+  fail('10.6.6.6');
+  t.equal(limiter.begin('10.6.6.6', 'a@b.co'), 2, 'then 2 s');
+  clock.advance(2_000);
+  fail('10.6.6.6');
+  t.equal(limiter.begin('10.6.6.6', 'a@b.co'), 4, 'then 4 s');
+  limiter.succeeded('a@b.co', '10.6.6.6');
+  t.equal(limiter.begin('10.6.6.6', 'a@b.co'), 0, 'a success from that IP ends its wait');
 
+  fail('10.7.0.1'); // the sixth failure of the hour from anywhere
+  t.ok(limiter.begin('10.7.0.2', 'a@b.co') > 0, 'past the ceiling an unknown IP is turned away');
+  t.equal(limiter.begin('10.0.0.1', 'a@b.co'), 0, 'the owner\'s own IP is not');
+  t.equal(limiter.begin('10.6.6.6', 'a@b.co'), 0, 'nor an IP the owner signed in from');
+  clock.advance(3_600_000);
+  t.equal(limiter.begin('10.7.0.2', 'a@b.co'), 0, 'the ceiling\'s window ended');
+
+  let capped = 0;
+  for (let i = 0; i < 30; i++) {
+    clock.advance(capped * 1000);
+    limiter.failed('c@b.co', '10.8.0.1');
+    capped = limiter.begin('10.8.0.1', 'c@b.co');
+  }
+  t.equal(capped, 900, 'the wait stops growing at 15 minutes');
+});
+
+t.test('sign-in limit: per IP attempts, IPv6 per /64', async (t) => {
+  const limiter = new LoginLimiter({ clock: new ManualClock(), perIp: 4, signUpsPerIp: 10 });
   for (let i = 0; i < 4; i++) t.equal(limiter.begin('10.0.0.9', `u${i}@b.co`), 0);
   t.ok(limiter.begin('10.0.0.9', 'u9@b.co') > 0, 'one IP trying many accounts is stopped');
   t.ok(limiter.begin('10.0.0.9', null) > 0, 'sign-ups count against the IP too');
   for (let i = 0; i < 4; i++) t.equal(limiter.begin(`2001:db8:1:2::${i + 1}`, null), 0);
   t.ok(limiter.begin('2001:db8:1:2:ffff::1', null) > 0, 'IPv6 is limited per /64');
+});
+
+t.test('sign-up limit: 2 per IP a day', async (t) => {
+  const clock = new ManualClock();
+  const limiter = new LoginLimiter({ clock });
+  t.equal(limiter.begin('10.3.0.1', null), 0);
+  t.equal(limiter.begin('10.3.0.1', null), 0);
+  t.equal(limiter.begin('10.3.0.1', null), 86_400, 'the third waits a day');
+  t.equal(limiter.begin('10.3.0.1', 'a@b.co'), 0, 'sign-ins from that IP are not affected');
+  t.equal(limiter.begin('10.3.0.2', null), 0, 'another IP may');
+  clock.advance(86_400_000);
+  t.equal(limiter.begin('10.3.0.1', null), 0, 'the next day');
+});
+
+t.test('password policy: length, blank, repetitive, common', async (t) => {
+  for (const weak of ['short', '        ', '\t\t\t\t\t\t\t\t', 'aaaaaaaa', 'abababab', '11111111', 'password', 'PASSWORD',
+    'Password1', 'password123!', 'qwertyuiop', 'Qwerty123', 'iloveyou2', 'Dragon2024!', 'letmein!!', 'x'.repeat(129), 42]) {
+    t.not(passwordProblem(weak), null, JSON.stringify(weak));
+  }
+  for (const fine of ['correct horse battery', 'plum kettle orbit 42', 'Tr0ub4dor&3x', 'ünïcödé pässwörd', 'a1b2c3d4e5f6g7']) {
+    t.equal(passwordProblem(fine), null, fine);
+  }
+  t.equal(passwordProblem('        '), 'A password of only spaces is too easy to guess.');
 });
 
 t.test('sign-in limit: tables are bounded', async (t) => {

@@ -8,8 +8,9 @@ import { monthOf, nextMonthStart, type UsageReport } from '../../accounts/quota.
 import type { AccountsStorage, StoredKey } from '../../accounts/storage.js';
 import { TIERS } from '../../accounts/tiers.js';
 import { consoleFailure, type ConsoleFailure } from './console-errors.js';
-import type { LoginLimiter } from './login-limiter.js';
+import type { SignInLimit } from './login-limiter.js';
 import { HasherBusy, type PasswordHasher } from './password.js';
+import { passwordProblem } from './password-policy.js';
 import type { Session, SessionStore } from './sessions.js';
 
 /** The parts of the accounts layer the console needs (server/accounts/index.ts `Accounts` fits). */
@@ -38,8 +39,11 @@ export interface UsageView extends Pick<UsageReport, 'tier' | 'month' | 'count' 
 
 /** Console sign-ups get the free tier: no payment card, nothing to choose. */
 export const CONSOLE_TIER = 'free' as const;
-/** Quotas are counted per key by the accounts layer, so the number of live keys is bounded. */
+/** Usage and limits are the account's whatever its keys; the cap keeps a leaked key's blast radius small. */
 export const MAX_ACTIVE_KEYS = 5;
+/** Keys an account may make in 24 hours (revoked ones included): rotation, not a key factory. */
+export const MAX_KEYS_PER_DAY = 10;
+const DAY_MS = 86_400_000;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 const KEY_NAME = /^[^\p{Cc}\p{Cf}]{1,64}$/u;
 
@@ -53,10 +57,6 @@ export function normalizeEmail(raw: unknown): string | null {
   return email.length <= 254 && EMAIL.test(email) ? email : null;
 }
 
-export function validPassword(raw: unknown): raw is string {
-  return typeof raw === 'string' && [...raw].length >= 8 && raw.length <= 128;
-}
-
 export function keyView(k: StoredKey): KeyView {
   return {
     id: k.id, prefix: k.prefix, name: k.name, tier: k.tier,
@@ -68,7 +68,7 @@ export interface ConsoleServiceOptions {
   accounts: ConsoleAccounts;
   sessions: SessionStore;
   hasher: PasswordHasher;
-  limiter: LoginLimiter;
+  limiter: SignInLimit;
   clock?: Clock;
 }
 
@@ -76,7 +76,7 @@ export class ConsoleService {
   readonly #accounts: ConsoleAccounts;
   readonly #sessions: SessionStore;
   readonly #hasher: PasswordHasher;
-  readonly #limiter: LoginLimiter;
+  readonly #limiter: SignInLimit;
   readonly #clock: Clock;
   /** Key changes run one at a time per user, so the active-key limit holds under double clicks. */
   readonly #keyLocks = new Map<string, Promise<unknown>>();
@@ -93,9 +93,10 @@ export class ConsoleService {
   async signUp(rawEmail: unknown, password: unknown, ip: string): Promise<Result<string>> {
     const email = normalizeEmail(rawEmail);
     if (email === null) return fail(consoleFailure('INVALID_EMAIL'));
-    if (!validPassword(password)) return fail(consoleFailure('WEAK_PASSWORD'));
+    const weak = passwordProblem(password);
+    if (weak !== null || typeof password !== 'string') return fail(consoleFailure('WEAK_PASSWORD', weak ?? undefined));
     const wait = this.#limiter.begin(ip, null);
-    if (wait > 0) return fail(consoleFailure('TOO_MANY_ATTEMPTS', undefined, wait));
+    if (wait > 0) return fail(consoleFailure('TOO_MANY_ATTEMPTS', 'Too many sign-ups from this network; try again later.', wait));
     const { storage } = this.#accounts;
     if ((await storage.findUserByEmail(email)) !== undefined) return fail(consoleFailure('EMAIL_TAKEN'));
     const passwordHash = await this.#hashed(() => this.#hasher.hash(password));
@@ -108,6 +109,7 @@ export class ConsoleService {
       if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return fail(consoleFailure('EMAIL_TAKEN'));
       throw error;
     }
+    this.#limiter.succeeded(email, ip); // the address the account was made from is the owner's
     return ok(this.#sessions.create(id, email));
   }
 
@@ -124,10 +126,10 @@ export class ConsoleService {
       user === undefined ? this.#hasher.verifyDecoy(password) : this.#hasher.verify(password, user.passwordHash));
     if (typeof verified !== 'boolean') return fail(verified);
     if (!verified || user === undefined) {
-      this.#limiter.failed(email);
+      this.#limiter.failed(email, ip);
       return fail(consoleFailure('INVALID_CREDENTIALS'));
     }
-    this.#limiter.succeeded(email);
+    this.#limiter.succeeded(email, ip);
     return ok(this.#sessions.create(user.id, user.email));
   }
 
@@ -143,6 +145,13 @@ export class ConsoleService {
       const { storage, keys } = this.#accounts;
       const owned = await storage.listKeysByUser(session.userId);
       if (owned.filter((k) => k.revokedAt === null).length >= MAX_ACTIVE_KEYS) return fail(consoleFailure('KEY_LIMIT_REACHED'));
+      const now = this.#clock.now();
+      const today = owned.filter((k) => k.createdAt > now - DAY_MS);
+      if (today.length >= MAX_KEYS_PER_DAY) {
+        // Free again when the oldest of them is a day old.
+        const wait = Math.max(1, Math.ceil((Math.min(...today.map((k) => k.createdAt)) + DAY_MS - now) / 1000));
+        return fail(consoleFailure('KEY_CREATION_LIMIT', undefined, wait));
+      }
       // Display prefixes stay unique, as the CLI keeps them, so `key revoke <prefix>` names one key.
       let key = generateApiKey();
       while (await storage.keyPrefixExists(displayPrefix(key))) key = generateApiKey();
@@ -168,12 +177,13 @@ export class ConsoleService {
     });
   }
 
-  /** This month's repairs over all the user's keys, against the tier's quota. */
+  /** This month's repairs of the account (all its keys, revoked ones included), against the tier's quota. */
   async usage(session: Session): Promise<UsageView> {
     const owned = await this.#accounts.storage.listKeysByUser(session.userId);
     const now = this.#clock.now();
     const perKey = owned.map((k) => ({ id: k.id, prefix: k.prefix, name: k.name, count: this.#accounts.quota.count(k.id) }));
-    const count = perKey.reduce((sum, k) => sum + k.count, 0);
+    // The account's own counter is what the quota checks (server/accounts/quota.ts).
+    const count = this.#accounts.quota.count(session.userId);
     const quota = TIERS[CONSOLE_TIER].monthlyQuota;
     return {
       tier: CONSOLE_TIER,
