@@ -4,7 +4,7 @@
 // Fixed windows that open at the first attempt. The per-email limit stops password guessing
 // spread over many IPs; the per-IP limit stops one client from trying many accounts (and from
 // making the server burn scrypt time). Both tables are bounded; the oldest windows go first.
-import { limitKeyForIp } from '../../accounts/client-ip.js';
+import { limitKeyForIp } from '../../http/client-ip.js';
 import { systemClock, type Clock } from '../../accounts/clock.js';
 
 interface Window { start: number; count: number }
