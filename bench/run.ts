@@ -10,8 +10,8 @@
 // Exit status: 0 when every target passes, 1 when one fails, 2 on a usage or run error.
 import { parseArgs } from 'node:util';
 import { runBench } from './suite/bench-run.js';
-import { stopLoad } from './suite/load.js';
-import { installCleanup, stopAll } from './suite/processes.js';
+import { stopLoad } from './lib/load.js';
+import { installCleanup, stopAll } from './lib/server-process.js';
 import { renderNotes, renderRows } from './suite/report.js';
 import { loadResults, renderComparison, saveResults } from './suite/results.js';
 import { renderSoak, runSoak } from './soak/run.js';
