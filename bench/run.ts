@@ -3,7 +3,7 @@
 //   --quick               shorter runs (under 2 minutes)
 //   --compare <file>      also print the change against an earlier results file
 //   --compare <a> --with <b>   compare two saved runs, without running anything
-//   --sweep               req/s and p99 against each capacity setting; PNG charts into docs/
+//   --sweep               req/s and p99 against each capacity setting; SVG charts into docs/
 //   --charts <sweep.json> redraw those charts from a saved sweep, running nothing
 //   --only <id,id>        run only these scenarios (ids as in the results file; "overload")
 //   --soak                the memory soak instead (bench/soak/run.ts: 240 s; with --quick 60 s)

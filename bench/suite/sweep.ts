@@ -1,5 +1,5 @@
 // `npm run bench -- --sweep`: every point of sweep-plan.ts on a fresh server, a table per setting,
-// the results in bench/results/<date>-<sha>-sweep.json and the charts as docs/capacity-<id>.png
+// the results in bench/results/<date>-<sha>-sweep.json and the charts as docs/capacity-<id>.svg
 // (a --quick sweep draws into bench/results/charts-quick/ so it never replaces the committed ones).
 // A full sweep measures every point twice, the second round in reverse order, and shows the mean:
 // a neighbour's load that rises or falls during the sweep then weighs on both ends alike.
