@@ -4,7 +4,7 @@
 //   the body, counted chunk by chunk (chunked uploads have no Content-Length); a route may refuse
 //   once its first 4 KiB are in (a full pool), answered in the contract they show;
 //   the route's dispatch, or the refusal rendered in the contract the body speaks.
-// uWS rules (FACTS.md): onAborted always registered; onData's ArrayBuffer is copied inside the
+// uWS rules (docs/design.md "uWS rules"): onAborted always registered; onData's ArrayBuffer is copied inside the
 // callback; writes after an await go through res.cork(); nothing touches res after an abort.
 import { makeError } from '../../engine/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
