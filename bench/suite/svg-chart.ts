@@ -101,7 +101,7 @@ function panelSvg(panel: Panel, top: number, categories: readonly string[]): str
     const name = panel.series[index]!.name;
     const colour = PALETTE[index % PALETTE.length]!;
     out.push(text(legendX, top + 38, name, colour, 13, 'end'));
-    legendX -= name.length * 7.2 + 18;
+    legendX -= name.length * 6.6 + 16;
     out.push(`<rect x="${px(legendX)}" y="${top + 29}" width="12" height="8" fill="${colour}"/>`);
     legendX -= 24;
   }
