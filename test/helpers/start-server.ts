@@ -3,8 +3,6 @@
 // benches' (bench/lib/server-process.ts); tests add quieter defaults: LOG_LEVEL=warn, WORKERS=1.
 import { JSONMEND_MAIN, runToExit, startServerProcess, type ServerProcess } from '../../bench/lib/server-process.js';
 
-export const MAIN = JSONMEND_MAIN;
-
 interface Teardown { teardown(fn: () => unknown): void }
 
 export type StartedServer = ServerProcess;
@@ -12,14 +10,14 @@ export type StartedServer = ServerProcess;
 const TEST_DEFAULTS = { LOG_LEVEL: 'warn', WORKERS: '1' };
 
 export async function startServer(t: Teardown, env: Record<string, string> = {}, startTimeoutMs = 15_000): Promise<StartedServer> {
-  const server = await startServerProcess(MAIN, { ...TEST_DEFAULTS, ...env }, startTimeoutMs);
+  const server = await startServerProcess(JSONMEND_MAIN, { ...TEST_DEFAULTS, ...env }, startTimeoutMs);
   t.teardown(() => server.stop('SIGKILL'));
   return server;
 }
 
 /** Runs the server with a configuration expected to be refused; resolves with its exit and output. */
 export function expectRefusal(env: Record<string, string>, timeoutMs = 15_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return runToExit(MAIN, { ...TEST_DEFAULTS, ...env }, timeoutMs);
+  return runToExit(JSONMEND_MAIN, { ...TEST_DEFAULTS, ...env }, timeoutMs);
 }
 
 export interface JsonAnswer {
