@@ -7,10 +7,10 @@
 // threads (the metadata writer's SQLite inserts show there), read from /proc per thread.
 // Options: --seconds N (default 5), --rounds N (default 3), --connections N (default 50).
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SERVER_MAIN, startProcess, type Process } from '../http/harness.js';
+import { runLoad, type LoadSpec } from '../lib/load.js';
+import { JSONMEND_MAIN, startServerProcess } from '../lib/server-process.js';
 import { printTable } from '../lib/table.js';
 
 const { values } = parseArgs({
@@ -25,10 +25,6 @@ const KEY = 'sk_live_benchAccountsHttp0000000000000000';
 const BODY = JSON.stringify({ raw_output: "{id: 7, name: 'Ada', tags: ['x', 'y',], ok: true" });
 const env = { API_KEYS: `${KEY}:unlimited`, WORKERS: '1', LOG_LEVEL: 'warn' };
 const CLOCK_TICKS = 100; // USER_HZ on Linux
-
-interface AutocannonResult { requests: { total: number }; errors: number; timeouts: number; non2xx: number; latency: { p50: number; p99: number } }
-type Autocannon = (options: Record<string, unknown>) => PromiseLike<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 interface Run { rps: number; p50: number; p99: number; mainUs: number; otherUs: number; errors: number }
 
@@ -45,28 +41,29 @@ function threadCpu(pid: number): Map<string, number> {
 }
 
 async function measure(main: string): Promise<Run> {
-  const target: Process = await startProcess(main, env);
+  const target = await startServerProcess(main, env);
   try {
-    const options = { url: `${target.url}/v1/repair`, method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: BODY, connections };
-    const check = await fetch(options.url, { method: 'POST', headers: options.headers, body: BODY });
+    const headers = { authorization: `Bearer ${KEY}` };
+    const check = await fetch(`${target.url}/v1/repair`, { method: 'POST', headers, body: BODY });
     if (((await check.json()) as { success: boolean }).success !== true) throw new Error(`sanity check failed on ${main}`);
-    await autocannon({ ...options, duration: 2 }); // warm-up: JIT, connections
-    const pid = target.child.pid!;
-    const before = threadCpu(pid);
-    const result = await autocannon({ ...options, duration: seconds });
-    const after = threadCpu(pid);
+    const request = { method: 'POST' as const, path: '/v1/repair', headers, body: BODY, inputBytes: Buffer.byteLength(BODY), classify: (status: number) => (status === 200 ? 'ok' as const : 'failed' as const) };
+    const spec: LoadSpec = { url: target.url, requests: [request], connections, pipelining: 1, seconds: 2, warmupSeconds: 0 };
+    await runLoad(target, spec); // warm-up: JIT, connections
+    const before = threadCpu(target.pid);
+    const result = await runLoad(target, { ...spec, seconds });
+    const after = threadCpu(target.pid);
     let uwsThread = 0;
     let other = 0;
     for (const [tid, cpu] of after) {
       const used = cpu - (before.get(tid) ?? 0);
-      if (tid === String(pid)) uwsThread += used;
+      if (tid === String(target.pid)) uwsThread += used;
       else other += used;
     }
-    const total = result.requests.total;
+    const total = result.responses;
     return {
-      rps: total / seconds, p50: result.latency.p50, p99: result.latency.p99,
+      rps: result.requestsPerSecond, p50: result.latency.p50, p99: result.latency.p99,
       mainUs: (uwsThread * 1e6) / total, otherUs: (other * 1e6) / total,
-      errors: result.errors + result.timeouts + result.non2xx,
+      errors: result.errors + result.non2xx,
     };
   } finally {
     await target.stop();
@@ -79,7 +76,7 @@ const runs: Record<'baseline' | 'accounts', Run[]> = { baseline: [], accounts: [
 for (let round = 0; round < rounds; round++) {
   // Alternate which goes first, so a drift in machine load does not favour one side.
   const order = round % 2 === 0 ? (['baseline', 'accounts'] as const) : (['accounts', 'baseline'] as const);
-  for (const which of order) runs[which].push(await measure(which === 'baseline' ? BASELINE_MAIN : SERVER_MAIN));
+  for (const which of order) runs[which].push(await measure(which === 'baseline' ? BASELINE_MAIN : JSONMEND_MAIN));
 }
 const med = (which: 'baseline' | 'accounts', pick: (r: Run) => number): number => median(runs[which].map(pick));
 printTable(

@@ -10,26 +10,16 @@ import { hashApiKey } from '../../server/accounts/api-key.js';
 import { CachedKeyStore } from '../../server/accounts/cached-key-store.js';
 import { systemClock } from '../../server/accounts/clock.js';
 import { openStorage, sleep, tempDataDir } from './helpers.js';
+import { keyCli as key, KEY_LINE } from './http-helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cli = join(root, 'dist', 'cli', 'jsonmend.js');
 const run = promisify(execFile);
-const KEY_LINE = /^sk_live_[0-9A-Za-z]{32}$/;
 
 // Build if dist is missing or older than the sources (errors elsewhere in the tree do not stop tsc emitting).
 const sources = ['cli/key.ts', 'cli/jsonmend.ts', 'server/accounts/sqlite-storage.ts', 'server/accounts/api-key.ts'].map((p) => join(root, p));
 if (!existsSync(cli) || sources.some((s) => statSync(s).mtimeMs > statSync(cli).mtimeMs)) {
   try { execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' }); } catch { /* see above */ }
-}
-
-async function key(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, 'key', ...args], { env: { ...process.env, DATA_DIR: dataDir } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
 }
 
 const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? '';
