@@ -11,8 +11,8 @@ import type { RepairOptions, RepairResponse, StreamState } from './types.js';
 
 export interface StreamOptions extends RepairOptions {
   /**
-   * Echo the whole buffer in every state's `buffered` (the spec's shape; default true). Off, pushes
-   * cost their chunk only and the state has no `buffered` field.
+   * Echo the whole buffer in every state's `buffered` (the spec's shape; default true). Pushes cost
+   * their chunk either way; off, the state has no `buffered` field (nothing for a serializer to copy).
    */
   echoBuffer?: boolean;
 }
