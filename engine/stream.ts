@@ -27,6 +27,14 @@ export interface RepairStream {
 /** Longest `incomplete_token` reported for an unfinished string (its tail). */
 const TOKEN_ECHO_MAX = 256;
 
+/**
+ * Pieces are joined into one string once they average fewer characters than this since the last
+ * join: every kept piece (and every link of the appended `whole`) costs tens of bytes, so 5 MB in
+ * 1-character pushes would otherwise hold hundreds of MB. The join copies the buffer, but only after
+ * buffer/CONSOLIDATE_AT pushes, so a push still costs its chunk plus at most this many characters.
+ */
+const CONSOLIDATE_AT = 64;
+
 class Stream implements RepairStream {
   private readonly scanner = new Scanner();
   private readonly chunks: string[] = [];
@@ -46,11 +54,20 @@ class Stream implements RepairStream {
     if (typeof chunk !== 'string') throw new TypeError('chunk must be a string');
     if (chunk.length > 0) {
       this.chunks.push(chunk);
-      if (this.options.echoBuffer !== false) this.whole += chunk;
       this.total += chunk.length;
+      if (this.chunks.length * CONSOLIDATE_AT >= this.total && this.chunks.length > CONSOLIDATE_AT) this.consolidate();
+      else if (this.options.echoBuffer !== false) this.whole += chunk;
       this.scanner.feed(chunk, false);
     }
     return this.state();
+  }
+
+  /** Many small pieces become one string (see CONSOLIDATE_AT). */
+  private consolidate(): void {
+    const flat = this.chunks.join('');
+    this.chunks.length = 0;
+    this.chunks.push(flat);
+    if (this.options.echoBuffer !== false) this.whole = flat;
   }
 
   finalize(): RepairResponse {

@@ -7,7 +7,6 @@ import t, { type Test } from 'tap';
 import { createStream, type StreamOptions } from '../../engine/index.js';
 import { makeDocument } from '../../bench/stream/document.js';
 
-const CHUNK = 1024;
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
 
@@ -50,17 +49,17 @@ function charactersCopied(work: () => void): number {
   return chars;
 }
 
-/** The characters copied while `doc` is pushed in 1 KB chunks (the chunks are cut beforehand). */
-function pushWork(t: Test, doc: string, options?: StreamOptions): number {
+/** The characters copied while `doc` is pushed in chunks of `size` (cut beforehand). */
+function pushWork(t: Test, doc: string, options: StreamOptions, size: number): number {
   const chunks: string[] = [];
-  for (let i = 0; i < doc.length; i += CHUNK) chunks.push(doc.slice(i, i + CHUNK));
+  for (let i = 0; i < doc.length; i += size) chunks.push(doc.slice(i, i + size));
   const stream = createStream(options);
   let last: string | undefined;
   const chars = charactersCopied(() => {
     for (const chunk of chunks) last = stream.push(chunk).buffered;
   });
   // The state still carries the whole buffer, exactly.
-  if (options?.echoBuffer !== false) t.equal(last, doc, 'the last state echoes the whole buffer');
+  if (options.echoBuffer !== false) t.equal(last, doc, 'the last state echoes the whole buffer');
   return chars;
 }
 
@@ -73,14 +72,27 @@ const shapes: Record<string, (bytes: number) => string> = {
 for (const [name, make] of Object.entries(shapes)) {
   for (const options of [{}, { echoBuffer: false }] as StreamOptions[]) {
     const label = options.echoBuffer === false ? 'echoBuffer: false' : 'default options';
-    t.test(`${label}: pushing ${name} copies each character a bounded number of times`, async (t) => {
+    t.test(`${label}: pushing ${name} in 1 KB chunks copies each character a bounded number of times`, async (t) => {
       const small = make(1 << 17);
       const large = make(1 << 19);
-      const smallWork = pushWork(t, small, options);
-      const largeWork = pushWork(t, large, options);
+      const smallWork = pushWork(t, small, options, 1024);
+      const largeWork = pushWork(t, large, options, 1024);
       t.ok(smallWork <= 4 * small.length, `${smallWork} characters copied for a ${small.length}-character document`);
       t.ok(largeWork <= 4 * large.length, `${largeWork} characters copied for a ${large.length}-character document`);
       t.ok(largeWork <= 5 * smallWork, `4x the document, ${(largeWork / smallWork).toFixed(2)}x the work`);
     });
   }
 }
+
+t.test('tiny pushes: the pieces are joined now and then, and the work stays linear', async (t) => {
+  // 4-character pushes: joining the pieces from time to time (so they do not pile up in memory)
+  // copies the buffer, but only after buffer/64 pushes.
+  for (const options of [{}, { echoBuffer: false }] as StreamOptions[]) {
+    const small = makeDocument(1 << 15);
+    const large = makeDocument(1 << 17);
+    const smallWork = pushWork(t, small, options, 4);
+    const largeWork = pushWork(t, large, options, 4);
+    t.ok(largeWork <= 40 * large.length, `${largeWork} characters copied for a ${large.length}-character document`);
+    t.ok(largeWork <= 5 * smallWork, `4x the document, ${(largeWork / smallWork).toFixed(2)}x the work`);
+  }
+});
