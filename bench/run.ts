@@ -3,15 +3,15 @@
 //   --quick               shorter runs (under 2 minutes)
 //   --compare <file>      also print the change against an earlier results file
 //   --compare <a> --with <b>   compare two saved runs, without running anything
-//   --sweep               req/s and p99 against each capacity setting; PNG charts into docs/
+//   --sweep               req/s and p99 against each capacity setting; SVG charts into docs/
 //   --charts <sweep.json> redraw those charts from a saved sweep, running nothing
 //   --only <id,id>        run only these scenarios (ids as in the results file; "overload")
 //   --soak                the memory soak instead (bench/soak/run.ts: 240 s; with --quick 60 s)
 // Exit status: 0 when every target passes, 1 when one fails, 2 on a usage or run error.
 import { parseArgs } from 'node:util';
 import { runBench } from './suite/bench-run.js';
-import { stopLoad } from './suite/load.js';
-import { installCleanup, stopAll } from './suite/processes.js';
+import { stopLoad } from './lib/load.js';
+import { installCleanup, stopAll } from './lib/server-process.js';
 import { renderNotes, renderRows } from './suite/report.js';
 import { loadResults, renderComparison, saveResults } from './suite/results.js';
 import { renderSoak, runSoak } from './soak/run.js';

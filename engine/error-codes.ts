@@ -24,6 +24,11 @@ export const ERROR_CODES = {
   SCHEMA_VALIDATION_FAILED: {
     severity: 'high', recoverable: false, message: 'The repaired JSON does not match the schema.',
   },
+  SCHEMA_WORK_LIMIT_EXCEEDED: {
+    severity: 'high', recoverable: false,
+    message: 'The schema pass reached its work limit before it could repair the value; it may or may not be repairable.',
+    suggestion: 'Give anyOf/oneOf branches a distinguishing member (a const such as "type": {"const": "text"}) or distinct types, or send less data per request.',
+  },
   SESSION_NOT_FOUND: {
     severity: 'critical', recoverable: true, message: 'The streaming session expired or does not exist.',
     suggestion: 'Start a new session.',
@@ -83,6 +88,11 @@ export const WARNING_CODES = {
   EXTRA_FIELD_REMOVED: {
     severity: 'medium', message: 'A field not declared by the schema was removed (strict mode).',
     suggestion: "Use mode 'lenient' to keep undeclared fields.",
+  },
+  SCHEMA_WORK_LIMIT_REACHED: {
+    severity: 'medium',
+    message: 'The schema pass reached its work limit: from this field on, anyOf/oneOf branches were not tried for repairs (the result was still validated and matches the schema).',
+    suggestion: 'Give anyOf/oneOf branches a distinguishing member (a const such as "type": {"const": "text"}) or distinct types.',
   },
   QUOTA_EXCEEDED: {
     severity: 'medium', message: "The monthly repair quota is used up; service is degraded to a tenth of the tier's per-minute rate (free: 5 a minute).",

@@ -1,4 +1,4 @@
-// The repair vocabulary (DESIGN.md "Repair vocabulary"): every RepairDetail.type the engine can emit,
+// The repair vocabulary (docs/design.md "Repair vocabulary"): every RepairDetail.type the engine can emit,
 // its confidence, and its compact-contract name. docs/repairs.md lists the same table; a test checks both.
 import type { Confidence } from './types.js';
 
@@ -32,7 +32,7 @@ export const REPAIR_KINDS = {
   inserted_missing_colon: { confidence: 'high', category: 'syntax' },
   escaped_control_character: { confidence: 'high', category: 'syntax' },
   removed_truncated_member: { confidence: 'high', category: 'syntax' },
-  // Added by jsonmend (DESIGN.md allows new kinds; each is in docs/repairs.md).
+  // Added by jsonmend (docs/design.md allows new kinds; each is in docs/repairs.md).
   removed_invalid_escape: { confidence: 'high', category: 'syntax' },
   escaped_backslash: { confidence: 'high', category: 'syntax' },
   escaped_inner_quote: { confidence: 'high', category: 'syntax' },

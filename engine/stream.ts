@@ -1,6 +1,8 @@
 // Streaming repair: the batch scanner driven one chunk at a time. Each push costs its chunk (plus a
-// short held-back tail), never the buffer: chunks are kept in an array and joined only when the
-// caller asks for `buffered`, and `partial` is the tree the scanner already built.
+// short held-back tail), never the buffer, with the default options too: `buffered` is a string built
+// by appending (V8 links the pieces and copies nothing until someone reads its characters; reading a
+// state's `buffered` costs that state's buffer once, and only its reader pays it), the chunks are
+// kept for the short tails a state needs, and `partial` is the tree the scanner already built.
 import { repair } from './repair.js';
 import {
   AFTER_ROOT, AFTER_VALUE, COLON, DONE, KEY, ROOT_START, Scanner, THINK, TRAILING, VALUE,
@@ -9,8 +11,8 @@ import type { RepairOptions, RepairResponse, StreamState } from './types.js';
 
 export interface StreamOptions extends RepairOptions {
   /**
-   * Echo the whole buffer in every state's `buffered` (the spec's shape; default true). Off, pushes
-   * cost their chunk only and the state has no `buffered` field.
+   * Echo the whole buffer in every state's `buffered` (the spec's shape; default true). Pushes cost
+   * their chunk either way; off, the state has no `buffered` field (nothing for a serializer to copy).
    */
   echoBuffer?: boolean;
 }
@@ -25,9 +27,19 @@ export interface RepairStream {
 /** Longest `incomplete_token` reported for an unfinished string (its tail). */
 const TOKEN_ECHO_MAX = 256;
 
+/**
+ * Pieces are joined into one string once they average fewer characters than this since the last
+ * join: every kept piece (and every link of the appended `whole`) costs tens of bytes, so 5 MB in
+ * 1-character pushes would otherwise hold hundreds of MB. The join copies the buffer, but only after
+ * buffer/CONSOLIDATE_AT pushes, so a push still costs its chunk plus at most this many characters.
+ */
+const CONSOLIDATE_AT = 64;
+
 class Stream implements RepairStream {
   private readonly scanner = new Scanner();
   private readonly chunks: string[] = [];
+  /** Everything pushed, appended and never read here: flattening it per push is what made streams quadratic. */
+  private whole = '';
   private total = 0;
   private finalized = false;
 
@@ -43,9 +55,19 @@ class Stream implements RepairStream {
     if (chunk.length > 0) {
       this.chunks.push(chunk);
       this.total += chunk.length;
+      if (this.chunks.length * CONSOLIDATE_AT >= this.total && this.chunks.length > CONSOLIDATE_AT) this.consolidate();
+      else if (this.options.echoBuffer !== false) this.whole += chunk;
       this.scanner.feed(chunk, false);
     }
     return this.state();
+  }
+
+  /** Many small pieces become one string (see CONSOLIDATE_AT). */
+  private consolidate(): void {
+    const flat = this.chunks.join('');
+    this.chunks.length = 0;
+    this.chunks.push(flat);
+    if (this.options.echoBuffer !== false) this.whole = flat;
   }
 
   finalize(): RepairResponse {
@@ -53,8 +75,9 @@ class Stream implements RepairStream {
     this.finalized = true;
     // The whole buffer, once, through `repair`: finalize answers exactly what a batch request would,
     // including the decisions only the end of the input allows (a string cut before its delimiter).
-    const text = this.chunks.join('');
+    const text = this.options.echoBuffer !== false ? this.whole : this.chunks.join('');
     this.chunks.length = 0;
+    this.whole = '';
     return repair(text, this.options);
   }
 
@@ -77,11 +100,12 @@ class Stream implements RepairStream {
       if (complete && s.roots.length === 1 && s.phase === AFTER_ROOT && s.rootCommaPos < 0) {
         parseable = true;
         partial = s.roots[0];
-      } else if (s.roots.length === 0 && depth === 0 && (s.inString || heldToken.length > 0)) {
-        // A scalar root still held back (`12`, `true`, `"text"`): JSON.parse is the judge. Only
-        // a root scalar reaches here, so the join is rare.
+      } else if (s.roots.length === 0 && depth === 0 && (afterQuote !== null || (!s.inString && heldToken.length > 0))) {
+        // A scalar root still held back (`12`, `true`, `"text"` with its closing quote in doubt):
+        // JSON.parse is the judge. A root string still open cannot parse, so a long one streamed
+        // in many pushes is never reread.
         try {
-          partial = JSON.parse(this.chunks.join(''));
+          partial = JSON.parse(this.buffered());
           parseable = true;
         } catch {
           partial = null;
@@ -104,12 +128,7 @@ class Stream implements RepairStream {
   }
 
   private buffered(): string {
-    if (this.chunks.length > 1) {
-      const whole = this.chunks.join('');
-      this.chunks.length = 0;
-      this.chunks.push(whole);
-    }
-    return this.chunks.length === 0 ? '' : this.chunks[0]!;
+    return this.options.echoBuffer !== false ? this.whole : this.chunks.join('');
   }
 
   /** The unfinished string as sent, from its opening quote (its last TOKEN_ECHO_MAX characters). */

@@ -1,5 +1,5 @@
 // What a fuzzed repair must satisfy, and how repair time scales with input size. Used by
-// test/hardening/engine-fuzz.test.ts and scripts/fuzz.ts; each check returns a reason or null.
+// test/hardening/engine-fuzz.test.ts, test/engine/properties.test.ts and scripts/fuzz.ts; each check returns a reason or null.
 import { firstDifference } from '../bench/lib/json-equal.js';
 import { createRandom } from '../bench/lib/random.js';
 import { repair } from '../engine/index.js';
@@ -27,7 +27,10 @@ export function plainJsonDepth(value: unknown): number | string {
     const proto = Object.getPrototypeOf(v);
     if (Array.isArray(v)) {
       if (proto !== Array.prototype) return 'array with a foreign prototype';
-      for (let i = 0; i < v.length; i++) stack.push([v[i], depth + 1]);
+      for (let i = 0; i < v.length; i++) {
+        if (!(i in v)) return 'array with a hole';
+        stack.push([v[i], depth + 1]);
+      }
       continue;
     }
     if (proto !== Object.prototype && proto !== null) return 'object with a foreign prototype';

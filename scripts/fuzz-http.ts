@@ -4,7 +4,7 @@
 import { connect } from 'node:net';
 import { ERROR_CODES } from '../engine/error-codes.js';
 import type { Random } from '../bench/lib/random.js';
-import { generateKey, startJsonmend } from '../bench/suite/processes.js';
+import { generateKey, startJsonmend } from '../bench/lib/server-process.js';
 
 export interface HttpFuzzReport {
   requests: number;

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { createRandom } from '../bench/lib/random.js';
 import { renderTable } from '../bench/lib/table.js';
 import { runRepairTask } from '../server/tasks/repair-task.js';
-import { installCleanup } from '../bench/suite/processes.js';
+import { installCleanup } from '../bench/lib/server-process.js';
 import { brokenInputViolation, measureScaling, validInputViolation } from './fuzz-check.js';
 import { FAMILIES } from './fuzz-families.js';
 import { fuzzHttp } from './fuzz-http.js';

@@ -2,25 +2,12 @@
 // how often we agree with each peer. A target is judged on agreement plus the disagreements that a
 // documented deliberate difference explains (docs/peers.md): the peers' tables encode choices we
 // decided against, and counting those as misses would make the target a vote for the peer's choices.
-// --out writes every disagreement (input, expected, ours) as JSON; --check exits 1 on a missed target. The tables live in ../shared/peer-cases
-// beside the repository (PEER_CASES_DIR overrides).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// --out writes every disagreement (input, expected, ours) as JSON; --check exits 1 on a missed target.
+// The tables live in test/fixtures/peer-cases/.
+import { writeFileSync } from 'node:fs';
 import { DELIBERATE_DIFFERENCES } from '../bench/engine/peer-differences.js';
-import { agreeOrDeliberate, loadPeerTables, runTable, type CaseResult, type PeerExpectation, type TableResult } from '../bench/engine/peer-tables.js';
+import { agreeOrDeliberate, loadPeerTables, PEER_CASES_DIR, runTable, type CaseResult, type PeerExpectation, type TableResult } from '../bench/engine/peer-tables.js';
 import { printTable } from '../bench/lib/table.js';
-
-function repositoryRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'jsonmend') return dir;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('peers: cannot find the jsonmend repository root above this script');
-    dir = parent;
-  }
-}
 
 function parseArgs(argv: readonly string[]): { out: string | null; check: boolean } {
   let out: string | null = null;
@@ -81,8 +68,7 @@ function summarise(tables: readonly TableResult[]): void {
 
 function main(): void {
   const { out, check } = parseArgs(process.argv.slice(2));
-  const dir = process.env.PEER_CASES_DIR ?? resolve(repositoryRoot(), '..', 'shared', 'peer-cases');
-  const tables = loadPeerTables(dir).map(runTable);
+  const tables = loadPeerTables(PEER_CASES_DIR).map(runTable);
   summarise(tables);
   if (out !== null) {
     const records = tables.flatMap(({ results }) => results.filter((r) => r.outcome !== 'agree').map(disagreementRecord));

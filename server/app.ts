@@ -15,7 +15,7 @@ import { listen } from './http/listen.js';
 import { BAD_FRAMING_ROUTE } from './http/request-framing.js';
 import { mountRoutes, type RouteEntry } from './http/router.js';
 import { Logger } from './observe/logger.js';
-import { Metrics } from './observe/metrics.js';
+import { Metrics, metricSample } from './observe/metrics.js';
 import type { RequestObserver } from './observe/request-record.js';
 import { RepairPool } from './pool/repair-pool.js';
 import { demoMessageFor, RepairRoute } from './routes/repair-route.js';
@@ -100,11 +100,11 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   if (cluster !== null) metrics.addSource(() => cluster.metricLines());
   metrics.addSource(() => streaming.metricLines());
   for (const source of parts.metricSources ?? []) metrics.addSource(source);
-  metrics.addSource(() => [
-    '# HELP jsonmend_pool_tasks_cancelled_total Queued repairs dropped before they ran because their client went away.',
-    '# TYPE jsonmend_pool_tasks_cancelled_total counter',
-    `jsonmend_pool_tasks_cancelled_total ${pool.cancelledTasks}`,
-  ]);
+  metrics.addSource(() => {
+    const out: string[] = [];
+    metricSample(out, 'jsonmend_pool_tasks_cancelled_total', 'counter', 'Queued repairs dropped before they ran because their client went away.', pool.cancelledTasks);
+    return out;
+  });
   const routes: RouteEntry[] = [
     { method: 'post', path: '/v1/repair', name: repair.name, handler: jsonPostHandler(repair, ctx) },
     { method: 'post', path: '/v1/demo/repair', name: demo.name, handler: jsonPostHandler(demo, ctx) },

@@ -13,11 +13,11 @@
 // then compared at one load (at saturation it also moves with how many requests each loop turn batches).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SERVER_MAIN, startProcess, type Process } from '../http/harness.js';
+import { runLoad, type LoadSpec, type RequestSpec } from '../lib/load.js';
 import { startBenchRedis, type BenchRedis } from '../lib/redis-process.js';
+import { JSONMEND_MAIN, startServerProcess } from '../lib/server-process.js';
 import { printTable } from '../lib/table.js';
 
 const { values } = parseArgs({
@@ -40,12 +40,12 @@ const keyCount = Number(values.keys ?? (redisMode ? 1_000 : 1));
 // refused at these rates, every one goes through the limiter).
 const KEYS = keyCount === 1 ? [KEY] : Array.from({ length: keyCount }, (_, i) => `sk_live_bench${String(i).padStart(27, '0')}`);
 const env = { API_KEYS: KEYS.map((k) => `${k}:${keyCount === 1 ? 'unlimited' : 'scale'}`).join(','), WORKERS: '1', LOG_LEVEL: 'warn' };
-const REQUESTS = KEYS.map((k) => ({ method: 'POST', path: '/v1/repair', headers: { authorization: `Bearer ${k}` }, body: BODY }));
+// Each connection sends these in turn, one per key.
+const REQUESTS: RequestSpec[] = KEYS.map((k) => ({
+  method: 'POST', path: '/v1/repair', headers: { authorization: `Bearer ${k}` }, body: BODY, inputBytes: Buffer.byteLength(BODY),
+  classify: (status) => (status === 200 ? 'ok' : 'failed'),
+}));
 const CLOCK_TICKS = 100; // USER_HZ on Linux
-
-interface AutocannonResult { requests: { total: number }; errors: number; timeouts: number; non2xx: number; latency: { p50: number; p99: number } }
-type Autocannon = (options: Record<string, unknown>) => PromiseLike<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 interface Run { rps: number; p50: number; p99: number; mainUs: number; otherUs: number; errors: number }
 
@@ -62,28 +62,27 @@ function threadCpu(pid: number): Map<string, number> {
 }
 
 async function measure(main: string, extraEnv: Record<string, string> = {}): Promise<Run> {
-  const target: Process = await startProcess(main, { ...env, ...extraEnv });
+  const target = await startServerProcess(main, { ...env, ...extraEnv });
   try {
-    const options = { url: `${target.url}/v1/repair`, method: 'POST', headers: { authorization: `Bearer ${KEYS[0]}` }, body: BODY, connections, requests: REQUESTS, ...(rate === undefined ? {} : { overallRate: rate }) };
-    const check = await fetch(options.url, { method: 'POST', headers: options.headers, body: BODY });
+    const check = await fetch(`${target.url}/v1/repair`, { method: 'POST', headers: REQUESTS[0]!.headers, body: BODY });
     if (((await check.json()) as { success: boolean }).success !== true) throw new Error(`sanity check failed on ${main}`);
-    await autocannon({ ...options, duration: 2 }); // warm-up: JIT, connections
-    const pid = target.child.pid!;
-    const before = threadCpu(pid);
-    const result = await autocannon({ ...options, duration: seconds });
-    const after = threadCpu(pid);
+    const spec: LoadSpec = { url: target.url, requests: REQUESTS, connections, pipelining: 1, seconds: 2, warmupSeconds: 0, ...(rate === undefined ? {} : { overallRate: rate }) };
+    await runLoad(target, spec); // warm-up: JIT, connections
+    const before = threadCpu(target.pid);
+    const result = await runLoad(target, { ...spec, seconds });
+    const after = threadCpu(target.pid);
     let uwsThread = 0;
     let other = 0;
     for (const [tid, cpu] of after) {
       const used = cpu - (before.get(tid) ?? 0);
-      if (tid === String(pid)) uwsThread += used;
+      if (tid === String(target.pid)) uwsThread += used;
       else other += used;
     }
-    const total = result.requests.total;
+    const total = result.responses;
     return {
-      rps: total / seconds, p50: result.latency.p50, p99: result.latency.p99,
+      rps: result.requestsPerSecond, p50: result.latency.p50, p99: result.latency.p99,
       mainUs: (uwsThread * 1e6) / total, otherUs: (other * 1e6) / total,
-      errors: result.errors + result.timeouts + result.non2xx,
+      errors: result.errors + result.non2xx,
     };
   } finally {
     await target.stop();
@@ -108,7 +107,7 @@ try {
     for (const which of order) {
       // Each redis run starts from an empty Redis: no leases left over from the previous round.
       if (which === 'redis') flushRedis(redis!);
-      runs[which].push(await measure(which === 'baseline' ? BASELINE_MAIN : SERVER_MAIN,
+      runs[which].push(await measure(which === 'baseline' ? BASELINE_MAIN : JSONMEND_MAIN,
         which === 'redis' ? { REDIS_URL: redis!.url, CLUSTER_SECRET: 'bench-cluster-secret-0123456789' } : {}));
     }
   }

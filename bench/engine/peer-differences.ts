@@ -1,4 +1,4 @@
-// Where jsonmend deliberately answers differently from a peer (DESIGN.md, issue 2, docs/peers.md).
+// Where jsonmend deliberately answers differently from a peer (docs/design.md, docs/peers.md).
 // Each entry recognises its own kind of case narrowly, from the input, the peer's answer and ours,
 // so that a disagreement it does not explain stays visible as a possible engine bug.
 import { jsonEqual } from '../lib/json-equal.js';

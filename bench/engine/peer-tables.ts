@@ -1,10 +1,17 @@
-// The peers' own test tables (../shared/peer-cases/) run through our engine: loading each table into
-// one shape, and deciding for each case whether we agree with the peer. Used by `npm run peers`.
+// The peers' own test tables (test/fixtures/peer-cases/) run through our engine: loading each table
+// into one shape, and deciding for each case whether we agree with the peer. Used by `npm run peers`
+// and test/engine/peer-tables.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { repair } from '../../engine/index.js';
 import { jsonEqual } from '../lib/json-equal.js';
 import { classifyDifference } from './peer-differences.js';
+
+// Compiled, this file runs from dist/bench/engine/; under tap it runs from bench/engine/ as TypeScript.
+const ROOT = fileURLToPath(import.meta.url).includes('/dist/') ? new URL('../../../', import.meta.url) : new URL('../../', import.meta.url);
+/** The peers' tables, kept in the repository with their licences (ATTRIBUTION.md there). */
+export const PEER_CASES_DIR = fileURLToPath(new URL('test/fixtures/peer-cases/', ROOT));
 
 /** What the peer gives for an input: a value, or nothing (it throws / gives up). */
 export type PeerExpectation = { kind: 'value'; value: unknown } | { kind: 'fails' } | { kind: 'fails-or-empty-string' };

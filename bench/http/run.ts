@@ -3,8 +3,9 @@
 // Targets: p99 under 5 ms and at least 60% of the echo server's req/s.
 // Options: --seconds N (default 10), --connections N (default 50).
 import { parseArgs } from 'node:util';
+import { runLoad, type LoadStats } from '../lib/load.js';
+import { ECHO_MAIN, JSONMEND_MAIN, startServerProcess } from '../lib/server-process.js';
 import { printTable } from '../lib/table.js';
-import { ECHO_MAIN, load, SERVER_MAIN, startProcess, type LoadResult } from './harness.js';
 import { REPAIR_BODY } from './payload.js';
 
 const TINY_BODY = JSON.stringify({ raw_output: '[1]' });
@@ -14,16 +15,18 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const KEY = 'bench-http-key-unlimited';
 
-async function measure(main: string, env: Record<string, string>, path: string, headers: Record<string, string>, body = REPAIR_BODY): Promise<LoadResult> {
-  const target = await startProcess(main, env);
+async function measure(main: string, env: Record<string, string>, path: string, headers: Record<string, string>, body = REPAIR_BODY): Promise<LoadStats> {
+  const target = await startServerProcess(main, env);
   try {
-    if (main === SERVER_MAIN) {
+    if (main === JSONMEND_MAIN) {
       const check = await fetch(target.url + path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
       const answer = (await check.json()) as { success: boolean; metadata: { repairs_applied: { type: string }[]; errors: { code: string }[] } };
       const what = answer.success ? answer.metadata.repairs_applied.map((r) => r.type).join(', ') : answer.metadata.errors.map((e) => e.code).join(', ');
       process.stdout.write(`sanity: success=${answer.success} (${what})\n`);
     }
-    return await load(target, path, body, headers, connections, seconds);
+    const request = { method: 'POST' as const, path, headers, body, inputBytes: Buffer.byteLength(body), classify: (status: number) => (status === 200 ? 'ok' as const : 'failed' as const) };
+    // 2 s of warm-up: JIT, connections, worker start.
+    return await runLoad(target, { url: target.url, requests: [request], connections, pipelining: 1, seconds, warmupSeconds: 2 });
   } finally {
     await target.stop();
   }
@@ -32,22 +35,22 @@ async function measure(main: string, env: Record<string, string>, path: string, 
 process.stdout.write(`body ${Buffer.byteLength(REPAIR_BODY)} bytes, ${connections} connections, ${seconds} s per run (+2 s warm-up)\n`);
 const echo = await measure(ECHO_MAIN, {}, '/echo', {});
 const rows: (string | number)[][] = [];
-const row = (name: string, r: LoadResult): void => {
+const row = (name: string, r: LoadStats): void => {
   rows.push([
-    name, Math.round(r.requestsPerSecond), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2),
+    name, Math.round(r.requestsPerSecond), r.latency.p50.toFixed(2), r.latency.p99.toFixed(2),
     `${Math.round((r.requestsPerSecond / echo.requestsPerSecond) * 100)}%`, r.serverCores.toFixed(2),
-    ((r.serverCores / r.requestsPerSecond) * 1e6).toFixed(1), r.errors,
+    ((r.serverCores / r.requestsPerSecond) * 1e6).toFixed(1), r.errors + r.non2xx,
   ]);
 };
 row('uWS echo', echo);
 const auth = { authorization: `Bearer ${KEY}` };
 for (const workers of ['1', '2']) {
-  const ours = await measure(SERVER_MAIN, { WORKERS: workers, API_KEYS: `${KEY}:unlimited` }, '/v1/repair', auth);
+  const ours = await measure(JSONMEND_MAIN, { WORKERS: workers, API_KEYS: `${KEY}:unlimited` }, '/v1/repair', auth);
   row(`jsonmend WORKERS=${workers}`, ours);
 }
 // A reference, not a target: the same service with a 20-byte body (`[1]` to repair), i.e. every
 // per-request cost (uWS, auth, routing, validation, logs, metrics, usage records) but almost no
 // repair, parse or serialization work. It shows what the 1 KB repair itself adds.
-const tiny = await measure(SERVER_MAIN, { WORKERS: '1', API_KEYS: `${KEY}:unlimited` }, '/v1/repair', auth, TINY_BODY);
+const tiny = await measure(JSONMEND_MAIN, { WORKERS: '1', API_KEYS: `${KEY}:unlimited` }, '/v1/repair', auth, TINY_BODY);
 row('jsonmend WORKERS=1, 20-byte body', tiny);
 printTable(['server', 'req/s', 'p50 ms', 'p99 ms', 'vs echo', 'server cores', 'server CPU µs/req', 'errors'], rows);

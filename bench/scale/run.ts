@@ -14,8 +14,9 @@ import { startHaproxy } from '../../test/helpers/haproxy.js';
 import { freePort } from '../../test/helpers/postgres-server.js';
 import { startRedis } from '../../test/helpers/redis-server.js';
 import { KeepAliveClient } from '../stream/keep-alive-client.js';
-import { cpuSecondsOf, load, SERVER_MAIN, startProcess, treeCpuSecondsOf, type LoadResult, type Process } from '../http/harness.js';
 import { REPAIR_BODY } from '../http/payload.js';
+import { runLoad, type LoadStats, type LoadTarget, type RequestSpec } from '../lib/load.js';
+import { cpuSecondsOf, JSONMEND_MAIN, startServerProcess, treeCpuSecondsOf, type ServerProcess } from '../lib/server-process.js';
 import { printTable } from '../lib/table.js';
 
 const { values } = parseArgs({ options: {
@@ -31,7 +32,7 @@ const SECRET = 'bench-scale-cluster-secret-0123456789';
 // Teardowns of the test helpers (redis-server, haproxy), run last to first at the end or on Ctrl-C.
 const teardowns: (() => unknown)[] = [];
 const owner = { teardown: (fn: () => unknown) => void teardowns.push(fn) };
-const started: Process[] = [];
+const started: ServerProcess[] = [];
 async function cleanUp(): Promise<void> {
   for (const p of started.splice(0)) await p.stop().catch(() => {});
   for (const fn of teardowns.splice(0).reverse()) await fn();
@@ -44,12 +45,11 @@ const redis = await startRedis(owner);
 // Rate-limited keys for the limiter rows: team keys (1,000 a minute each), enough of them that the
 // load stays under every key's limit, so every request goes through the limiter and is served.
 const LIMITED_KEYS = Array.from({ length: 1_000 }, (_, i) => `bench-scale-team-${String(i).padStart(4, '0')}`);
-const limitedHeaders = LIMITED_KEYS.map((key) => `Bearer ${key}`);
 const base = { WORKERS: '1', API_KEYS: [`${KEY}:unlimited`, ...LIMITED_KEYS.map((key) => `${key}:team`)].join(','), LOG_LEVEL: 'warn', DATA_DIR: dataDir };
 const clustered = { ...base, REDIS_URL: redis.url, CLUSTER_SECRET: SECRET };
 
-async function node(env: Record<string, string>): Promise<Process> {
-  const p = await startProcess(SERVER_MAIN, env);
+async function node(env: Record<string, string>): Promise<ServerProcess> {
+  const p = await startServerProcess(JSONMEND_MAIN, env);
   started.push(p);
   return p;
 }
@@ -57,7 +57,7 @@ async function stopAll(): Promise<void> {
   for (const p of started.splice(0)) await p.stop();
 }
 
-interface Row { name: string; result: LoadResult; proxyCpuUsPerRequest: number | null; refused: number | null }
+interface Row { name: string; result: LoadStats; proxyCpuUsPerRequest: number | null; refused: number | null }
 
 /** Requests the node refused for a rate limit (a 200 in the envelope contract, so not in autocannon's errors). */
 async function rateLimited(url: string): Promise<number> {
@@ -65,21 +65,29 @@ async function rateLimited(url: string): Promise<number> {
   return Number(/jsonmend_requests_total\{route="repair",outcome="RATE_LIMIT_EXCEEDED"\} (\d+)/.exec(text)?.[1] ?? 0);
 }
 const rows: Row[] = [];
-async function measure(name: string, target: Process, proxyCpu: (() => number) | null = null, keys: readonly string[] = []): Promise<void> {
+/** One repair request per key (each connection sends them in turn), or the unlimited key alone. */
+function repairRequests(keys: readonly string[]): RequestSpec[] {
+  return (keys.length === 0 ? [KEY] : keys).map((key) => ({
+    method: 'POST', path: '/v1/repair', headers: { authorization: `Bearer ${key}` }, body: REPAIR_BODY,
+    inputBytes: Buffer.byteLength(REPAIR_BODY), classify: (status) => (status === 200 ? 'ok' : 'failed'),
+  }));
+}
+async function measure(name: string, target: LoadTarget, proxyCpu: (() => number) | null = null, keys: readonly string[] = []): Promise<void> {
   const check = (await (await fetch(target.url + '/v1/repair', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: REPAIR_BODY })).json()) as { success: boolean };
   if (check.success !== true) throw new Error(`${name}: the sanity repair failed`);
-  // An error answer (a refused rate limit is a 200 in the envelope contract) counts in the errors column.
+  // A refused rate limit is a 200 in the envelope contract: counted from /metrics, not in the errors column.
+  const spec = { url: target.url, requests: repairRequests(keys), connections, pipelining: 1, seconds: 2, warmupSeconds: 0 };
+  await runLoad(target, spec); // warm-up: JIT, connections, worker start
   const proxyBefore = proxyCpu?.() ?? 0;
-  const result = await load(target, '/v1/repair', REPAIR_BODY, auth, connections, seconds, keys);
-  // load() reads the proxy's CPU over warm-up and run alike; per request over the run's share.
-  const proxyPerRequest = proxyCpu === null ? null : ((proxyCpu() - proxyBefore) / (seconds + 2) / result.requestsPerSecond) * 1e6;
+  const result = await runLoad(target, { ...spec, seconds });
+  const proxyPerRequest = proxyCpu === null ? null : ((proxyCpu() - proxyBefore) / result.responses) * 1e6;
   rows.push({ name, result, proxyCpuUsPerRequest: proxyPerRequest, refused: keys.length === 0 ? null : await rateLimited(target.url) });
   process.stdout.write(`${name}: ${Math.round(result.requestsPerSecond)} req/s\n`);
 }
 
 /** Several processes measured as one target: CPU is their sum. */
-function together(url: string, processes: Process[]): Process {
-  return { url, child: processes[0]!.child, cpuSeconds: () => processes.reduce((sum, p) => sum + p.cpuSeconds(), 0), stop: async () => {} };
+function together(url: string, processes: ServerProcess[]): LoadTarget {
+  return { url, cpuSeconds: () => processes.reduce((sum, p) => sum + p.cpuSeconds(), 0), exited: () => processes.some((p) => p.exited()) };
 }
 
 process.stdout.write(`body ${Buffer.byteLength(REPAIR_BODY)} bytes, ${connections} connections, ${seconds} s per run (+2 s warm-up), WORKERS=1 per node\n`);
@@ -88,12 +96,12 @@ await measure('one node', await node(base));
 await stopAll();
 await measure('one node, REDIS_URL set', await node(clustered));
 await stopAll();
-await measure('one node, rate-limited keys', await node(base), null, limitedHeaders);
+await measure('one node, rate-limited keys', await node(base), null, LIMITED_KEYS);
 await stopAll();
-await measure('one node, rate-limited keys, limits in Redis', await node(clustered), null, limitedHeaders);
+await measure('one node, rate-limited keys, limits in Redis', await node(clustered), null, LIMITED_KEYS);
 await stopAll();
 const primary = await node({ ...clustered, PROCESSES: '2', NODE_ID: 'bench' });
-await measure('PROCESSES=2, shared port', { ...primary, cpuSeconds: () => treeCpuSecondsOf(primary.child.pid!) });
+await measure('PROCESSES=2, shared port', { url: primary.url, exited: primary.exited, cpuSeconds: () => treeCpuSecondsOf(primary.pid) });
 await stopAll();
 
 const ports = [await freePort(), await freePort()];
@@ -104,8 +112,8 @@ await haproxy.waitUp();
 await measure('two nodes behind HAProxy', together(haproxy.url, [a, b]), () => cpuSecondsOf(haproxy.child.pid!));
 
 printTable(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'node cores', 'node CPU µs/req', 'HAProxy CPU µs/req', 'errors', 'rate-limited'], rows.map(({ name, result: r, proxyCpuUsPerRequest, refused }) => [
-  name, Math.round(r.requestsPerSecond), r.p50Ms.toFixed(2), r.p99Ms.toFixed(2), r.serverCores.toFixed(2),
-  ((r.serverCores / r.requestsPerSecond) * 1e6).toFixed(1), proxyCpuUsPerRequest === null ? '-' : proxyCpuUsPerRequest.toFixed(1), r.errors, refused ?? '-',
+  name, Math.round(r.requestsPerSecond), r.latency.p50.toFixed(2), r.latency.p99.toFixed(2), r.serverCores.toFixed(2),
+  ((r.serverCores / r.requestsPerSecond) * 1e6).toFixed(1), proxyCpuUsPerRequest === null ? '-' : proxyCpuUsPerRequest.toFixed(1), r.errors + r.non2xx, refused ?? '-',
 ]));
 
 // Push latency: one session owned by node a, pushed in alternating blocks straight to a and

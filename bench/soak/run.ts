@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { createRandom } from '../lib/random.js';
 import { renderTable } from '../lib/table.js';
-import { generateKey, installCleanup, startJsonmend, stopAll } from '../suite/processes.js';
+import { generateKey, installCleanup, startJsonmend, stopAll } from '../lib/server-process.js';
 import { SoakClient, emptyTally, type TrafficTally } from './traffic.js';
 
 export interface SoakOptions {

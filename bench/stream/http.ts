@@ -4,10 +4,7 @@
 // echoed (the spec's shape, so each answer carries the whole buffer), envelope with
 // `echo_buffer: false`, compact, and for reference each chunk as its own batch repair.
 // Bounded: a fixed number of sessions per run.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SERVER_MAIN, startProcess } from '../http/harness.js';
+import { JSONMEND_MAIN, startServerProcess, type ServerProcess } from '../lib/server-process.js';
 import { makeDocument } from './document.js';
 import { KeepAliveClient } from './keep-alive-client.js';
 
@@ -82,7 +79,7 @@ function at(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
-async function run(server: Awaited<ReturnType<typeof startProcess>>, variant: Variant, connections: number, sessionsEach: number): Promise<RunResult> {
+async function run(server: ServerProcess, variant: Variant, connections: number, sessionsEach: number): Promise<RunResult> {
   const clients = await Promise.all(Array.from({ length: connections }, () => KeepAliveClient.open(server.url, `Bearer ${KEY}`)));
   await Promise.all(clients.map((c) => runSession(c, variant, []))); // warm-up
   const latencies: number[] = [];
@@ -112,8 +109,7 @@ async function run(server: Awaited<ReturnType<typeof startProcess>>, variant: Va
   };
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'jsonmend-bench-stream-'));
-const server = await startProcess(SERVER_MAIN, { API_KEYS: `${KEY}:unlimited`, WORKERS: '2', LOG_LEVEL: 'warn', DATA_DIR: dataDir });
+const server = await startServerProcess(JSONMEND_MAIN, { API_KEYS: `${KEY}:unlimited`, WORKERS: '2', LOG_LEVEL: 'warn' });
 const results: RunResult[] = [];
 const VARIANTS = ['no-echo', 'echo', 'compact', 'batch'] as const;
 try {
@@ -125,7 +121,6 @@ try {
   }
 } finally {
   await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }
 
 console.log(`document: ${doc.length} characters in ${PUSHES} pushes of ${size}; server WORKERS=2 (streaming threads 2)`);

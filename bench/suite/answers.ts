@@ -1,6 +1,6 @@
 // How the bench reads an answer. Envelope answers are HTTP 200 whatever happened, so the body, not
 // the status, says whether a request was repaired, refused for a full queue, or failed otherwise.
-import type { Outcome } from './load.js';
+import type { Outcome } from '../lib/load.js';
 
 const OK_ENVELOPE = '{"success":true';
 const OK_COMPACT = '{"valid":true';

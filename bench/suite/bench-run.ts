@@ -3,9 +3,9 @@
 // much the neighbours' load moved); each jsonmend row's fraction of echo is taken against a short
 // echo run with the same body and connections made just before it, so both see the same neighbours.
 import { cpus, loadavg } from 'node:os';
-import { runLoad, type LoadStats } from './load.js';
+import { runLoad, type LoadStats } from '../lib/load.js';
 import { overloadPlannedSeconds, runOverload, type OverloadTimes } from './overload.js';
-import { generateKey, startEcho, startJsonmend, type Server } from './processes.js';
+import { generateKey, startEcho, startJsonmend, type ServerProcess } from '../lib/server-process.js';
 import { Progress, type Step } from './progress.js';
 import { gitState, machineAtStart, round2, type RunResults } from './results.js';
 import { measuredRow, unmeasuredRow, type Row } from './rows.js';
@@ -54,8 +54,8 @@ export async function runBench(options: BenchOptions): Promise<RunResults> {
   const progress = new Progress(steps);
   const slots: Slot[] = [];
   const echoRps = new Map<string, number>();
-  let echo: Server | null = null;
-  let jsonmend: Server | null = null;
+  let echo: ServerProcess | null = null;
+  let jsonmend: ServerProcess | null = null;
   try {
     for (const [index, scenario] of list.entries()) {
       progress.begin(index);

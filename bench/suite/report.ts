@@ -1,6 +1,6 @@
 // The bench's one table, and the notes under it.
 import { renderTable } from '../lib/table.js';
-import { LOADGEN_BOUND_CORES } from './load.js';
+import { LOADGEN_BOUND_CORES } from '../lib/load.js';
 import type { Row } from './rows.js';
 
 export function formatMs(ms: number | undefined): string {

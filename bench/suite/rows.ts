@@ -1,6 +1,6 @@
 // One row of the bench table (and of the results file): a scenario's figures, how they compare to
 // the echo ceiling, and its targets judged. Rows are plain JSON so an earlier run can be read back.
-import { boundBy, type LoadStats, type Percentiles } from './load.js';
+import { boundBy, type LoadStats, type Percentiles } from '../lib/load.js';
 import type { Target } from './scenarios.js';
 
 export type RowStatus = 'measured' | 'unavailable' | 'wrong answer' | 'error';

@@ -5,7 +5,7 @@
 import { MALFORMED_1KB, REPLY_SCHEMA, VALID_1KB, malformedDocument, type Input } from './bodies.js';
 import { formatBytes } from '../lib/format.js';
 import { bearer, classifyCompact, classifyEcho, classifyEnvelope } from './answers.js';
-import type { RequestSpec } from './load.js';
+import type { RequestSpec } from '../lib/load.js';
 import { streamSessionRequests, STREAM_PUSHES } from './stream-session.js';
 
 export type Target =

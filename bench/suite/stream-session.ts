@@ -3,7 +3,7 @@
 // The endpoints follow the spec's envelope contract (/v1/repair/stream/start|push|finalize).
 import { chunksOf, type Input } from './bodies.js';
 import { bearer, classifyEnvelope, classifyPush } from './answers.js';
-import type { Context, Outcome, RequestSpec } from './load.js';
+import type { Context, Outcome, RequestSpec } from '../lib/load.js';
 
 export const STREAM_PUSHES = 100;
 const SESSION_ID = /"session_id":"([^"]+)"/;

@@ -1,9 +1,9 @@
-// The sweep's charts (docs/capacity-<group>.png): one per setting, x = the setting's values,
+// The sweep's charts (docs/capacity-<group>.svg): one per setting, x = the setting's values,
 // panels for req/s (or answers/s) and p99. Also redraws them from a saved sweep results file.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { drawChart, type Panel } from './png/line-chart.js';
+import { drawChart, type Panel } from './svg-chart.js';
 import type { SweepResult } from './sweep.js';
 import { sweepPlan, type SweepGroup } from './sweep-plan.js';
 
@@ -62,15 +62,15 @@ export function writeSweepCharts(groups: readonly SweepGroup[], results: readonl
     const loads = mine.map((r) => r.loadavg ?? Number.NaN).filter(Number.isFinite);
     const load = loads.length === 0 ? '' : `, load avg ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`;
     const categories = [...new Set(group.points.map((p) => p.x))];
-    const png = drawChart({
+    const svg = drawChart({
       title: group.title,
       subtitle: `${group.subtitle}; ${sha}${load}`,
       xLabel: group.xLabel,
       categories,
       panels: chartPanels(group, results, categories),
     });
-    const path = join(dir, `capacity-${group.id}.png`);
-    writeFileSync(path, png);
+    const path = join(dir, `capacity-${group.id}.svg`);
+    writeFileSync(path, svg);
     written.push(path);
   }
   return written;

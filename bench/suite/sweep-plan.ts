@@ -3,7 +3,7 @@
 import { formatBytes } from '../lib/format.js';
 import { bearer } from './answers.js';
 import { MALFORMED_1KB, malformedDocument, type Input } from './bodies.js';
-import type { RequestSpec } from './load.js';
+import type { RequestSpec } from '../lib/load.js';
 import { envelopeRequest } from './scenarios.js';
 import { streamSessionRequests } from './stream-session.js';
 

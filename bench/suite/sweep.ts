@@ -1,13 +1,13 @@
 // `npm run bench -- --sweep`: every point of sweep-plan.ts on a fresh server, a table per setting,
-// the results in bench/results/<date>-<sha>-sweep.json and the charts as docs/capacity-<id>.png
+// the results in bench/results/<date>-<sha>-sweep.json and the charts as docs/capacity-<id>.svg
 // (a --quick sweep draws into bench/results/charts-quick/ so it never replaces the committed ones).
 // A full sweep measures every point twice, the second round in reverse order, and shows the mean:
 // a neighbour's load that rises or falls during the sweep then weighs on both ends alike.
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { MALFORMED_1KB } from './bodies.js';
-import { boundBy, runLoad } from './load.js';
-import { generateKey, startJsonmend } from './processes.js';
+import { boundBy, runLoad } from '../lib/load.js';
+import { generateKey, startJsonmend } from '../lib/server-process.js';
 import { Progress } from './progress.js';
 import { formatMs, formatRate } from './report.js';
 import { gitState, machineAtStart, RESULTS_DIR, round2, saveResults } from './results.js';

@@ -33,6 +33,11 @@ export class EnumInfo {
     return this.primitives.has(value);
   }
 
+  /** Whether `value` is a member or, a string, equals one ignoring case and surrounding whitespace. */
+  mayMatch(value: unknown): boolean {
+    return this.has(value) || (typeof value === 'string' && this.folded.has(fold(value)));
+  }
+
   /** The unique member a string matches ignoring case and surrounding whitespace, else undefined. */
   caseInsensitiveMatch(value: string): string | undefined {
     const found = this.folded.get(fold(value));

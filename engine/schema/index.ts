@@ -1,6 +1,6 @@
 // The schema pass: repairs a parsed value towards a JSON Schema, then validates it.
 // repair() calls applySchema after the syntax pass; docs/schema.md describes the behaviour.
-import { makeError } from '../error-codes.js';
+import { makeError, makeWarning } from '../error-codes.js';
 import type { Mode, RepairDetail, RepairError, Warning } from '../types.js';
 import { canonicalSchemaText, SchemaShapeError } from './canonical.js';
 import { compileSchemaText, invalidSchema, type CompileResult } from './compile.js';
@@ -118,7 +118,13 @@ export function applySchema(value: unknown, schema: unknown, mode: Mode): Schema
   setValidationBudget(VALIDATION_BUDGET_BASE);
   try {
     repaired = walk(env, value, compiled.model.root, '', sink, false, 0);
-    if (!compiled.validate(repaired)) errors = explainErrors(sink.failures, compiled.validate.errors ?? [], repaired);
+    const valid = compiled.validate(repaired);
+    if (env.exhaustedAt !== null) {
+      // Values past the budget were left unrepaired: their failing proves nothing about the data.
+      const at = env.exhaustedAt;
+      if (valid) sink.warnings.push(makeWarning('SCHEMA_WORK_LIMIT_REACHED', undefined, { field: at }));
+      else errors = [makeError('SCHEMA_WORK_LIMIT_EXCEEDED', workLimitMessage(at), { field: at })];
+    } else if (!valid) errors = explainErrors(sink.failures, compiled.validate.errors ?? [], repaired);
   } catch (error) {
     if (error instanceof ValidationBudgetExceeded) {
       errors = [invalidSchema('checking a value against it repeats work without bound (for example several ' +
@@ -131,6 +137,12 @@ export function applySchema(value: unknown, schema: unknown, mode: Mode): Schema
     }
   }
   return { value: repaired, repairs: sink.repairs, warnings: sink.warnings, errors };
+}
+
+function workLimitMessage(field: string): string {
+  return `The schema pass reached its work limit choosing an anyOf/oneOf branch at "${field}" ` +
+    '(trial repairs under each branch); from there values were not repaired, and the result does not ' +
+    'match the schema as it stands. Whether the input can be repaired to match is unknown.';
 }
 
 /**

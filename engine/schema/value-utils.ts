@@ -42,3 +42,17 @@ function copyOne(value: unknown, from: object[], to: object[]): unknown {
   to.push(copy);
   return copy;
 }
+
+/** How many values `source` holds, itself included (explicit stack: any depth). */
+export function countValues(source: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [source];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    count++;
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) stack.push(value[i]);
+    else for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key]);
+  }
+  return count;
+}

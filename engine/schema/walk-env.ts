@@ -10,6 +10,8 @@ export class WalkEnv {
   trialDepth = 0;
   /** Set when a trial ran out of budget; that trial's result is discarded. */
   aborted = false;
+  /** Pointer of the first value whose anyOf/oneOf choice the budget stopped (left unrepaired). */
+  exhaustedAt: string | null = null;
   /** The value a union resolution adopted (see unions.ts). */
   adopted: unknown = undefined;
   /** Set by a union resolution that validated the value (its members count one level deeper). */

@@ -1,7 +1,6 @@
 // API key format and hashing. A key is shown in full once, at creation; storage only ever sees its
 // SHA-256 (hex) and a short display prefix.
-import { createHash, randomBytes } from 'node:crypto';
-import { isTierName, type TierName } from './key-record.js';
+import { hash, randomBytes } from 'node:crypto';
 
 export const LIVE_KEY_PREFIX = 'sk_live_';
 export const KEY_RANDOM_CHARS = 32; // 32 base62 characters = 190 bits
@@ -27,8 +26,15 @@ export function generateApiKey(): string {
   return LIVE_KEY_PREFIX + randomBase62(KEY_RANDOM_CHARS);
 }
 
+/** A key's SHA-256: the key stores compare these with timingSafeEqual. */
+export function keyDigest(key: string): Buffer {
+  // The one-shot crypto.hash costs about half of createHash().update().digest() for a key.
+  return hash('sha256', key, 'buffer');
+}
+
+/** What storage keeps of a key: its SHA-256 in hex. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return keyDigest(key).toString('hex');
 }
 
 /**
@@ -41,28 +47,4 @@ export function displayPrefix(key: string): string {
 
 export function newKeyId(): string {
   return 'key_' + randomBase62(16);
-}
-
-export interface SeedKey { key: string; tier: TierName }
-
-/** Parses API_KEYS (`key:tier,key:tier`); throws a message naming the bad entry. */
-export function parseApiKeys(value: string | undefined): SeedKey[] {
-  if (value === undefined || value.trim() === '') return [];
-  const seeds: SeedKey[] = [];
-  for (const raw of value.split(',')) {
-    const entry = raw.trim();
-    if (entry === '') continue;
-    const colon = entry.lastIndexOf(':');
-    const key = colon > 0 ? entry.slice(0, colon).trim() : '';
-    const tier = colon > 0 ? entry.slice(colon + 1).trim() : '';
-    const shown = key.length > 4 ? key.slice(0, 4) + '…' : key;
-    if (key === '' || !isTierName(tier)) {
-      throw new Error(`API_KEYS: entry "${shown}:${tier}" must be key:tier with tier one of free, pro, team, scale, unlimited`);
-    }
-    if (key.length > MAX_KEY_LENGTH || /\s/.test(key)) {
-      throw new Error(`API_KEYS: key "${shown}" must be at most ${MAX_KEY_LENGTH} characters without spaces`);
-    }
-    seeds.push({ key, tier });
-  }
-  return seeds;
 }

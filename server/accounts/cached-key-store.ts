@@ -8,11 +8,12 @@
 // database at most one probe per gap. A miss that probe confirms is remembered (NegativeKeyCache)
 // until the table next changes. Keys already seen skip the SHA-256 through a cache of known raw
 // keys that is dropped with every reload.
-import { hash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KnownKeyCache } from '../auth/known-key-cache.js';
 import { NegativeKeyCache } from '../auth/negative-key-cache.js';
-import { hashApiKey, MAX_KEY_LENGTH, displayPrefix, newKeyId, type SeedKey } from './api-key.js';
+import type { SeedKey } from '../config/env-parsers.js';
+import { displayPrefix, hashApiKey, keyDigest, MAX_KEY_LENGTH, newKeyId } from './api-key.js';
 import type { Clock } from './clock.js';
 import type { KeyRecord, KeyStore } from './key-record.js';
 import type { AccountsStorage, LastUsed, SeedOutcome, StoredKey } from './storage.js';
@@ -75,8 +76,7 @@ export class CachedKeyStore implements KeyStore {
     let entry = this.#known.get(key);
     if (entry === undefined) {
       if (key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
-      // The one-shot crypto.hash costs about half of createHash().update().digest() for a key.
-      const digest = hash('sha256', key, 'buffer');
+      const digest = keyDigest(key);
       entry = this.#byHash.get(digest.toString('hex'));
       // The map finds the candidate; the final comparison is constant-time on the full hash.
       if (entry === undefined || !timingSafeEqual(entry.hash, digest)) return undefined;
@@ -92,7 +92,7 @@ export class CachedKeyStore implements KeyStore {
 
   lookupMiss(key: string): Promise<KeyRecord | undefined> | undefined {
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
-    const digest = hash('sha256', key, 'hex');
+    const digest = hashApiKey(key);
     if (this.#negative.has(digest, this.#clock.now())) {
       this.negativeHits++;
       return undefined;

@@ -12,7 +12,7 @@ import { RateLimiter, type KeyRateLimiter } from './rate-limiter.js';
 import { RetentionJob } from './retention.js';
 import { SqliteStorage } from './sqlite-storage.js';
 import { ThreadedMetadataWriter, type MetadataSink } from './metadata-writer.js';
-import type { SeedKey } from './api-key.js';
+import type { SeedKey } from '../config/env-parsers.js';
 import type { AccountsStorage, SeedOutcome } from './storage.js';
 import { limitHeaders } from './request-admission.js';
 import type { HeaderList } from '../http/response-writer.js';
@@ -141,9 +141,7 @@ export class Accounts {
 
 export { newAdmission, type Admission } from './admission.js';
 export { newDecision, type RateLimitDecision } from './rate-limiter.js';
-export { clientIp, limitKeyForIp, normalizeIp, parseTrustProxy, type ProxyTrust } from './client-ip.js';
 export { repairCountsOf, ENDPOINTS, type MetadataEntry } from './metadata-log.js';
-export { readAccountsConfig, type AccountsConfig } from './config.js';
 export { TIERS, type Tier } from './tiers.js';
 export type { KeyRecord, KeyStore, TierName } from './key-record.js';
 export type { UsageReport } from './quota.js';

@@ -55,7 +55,7 @@ export class ThreadedMetadataWriter implements MetadataSink {
     return this.#call({ op: 'delete', id: 0, cutoff, limit });
   }
 
-  /** Lets queued writes finish, then ends the thread (never terminate(): see FACTS.md on uWS). */
+  /** Lets queued writes finish, then ends the thread (never terminate(): see docs/design.md "uWS rules"). */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

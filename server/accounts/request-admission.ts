@@ -7,7 +7,7 @@ import type { RepairError, Warning } from '../../engine/types.js';
 import type { Admission as AdmissionHook, AdmissionDecision } from '../http/admission.js';
 import type { HeaderList } from '../http/response-writer.js';
 import { newAdmission, type KeyAdmission } from './admission.js';
-import { limitKeyForIp } from './client-ip.js';
+import { limitKeyForIp } from '../http/client-ip.js';
 import type { DemoRateLimiter } from './demo-limiter.js';
 import type { KeyRecord } from './key-record.js';
 import { newDecision, type RateLimitDecision } from './rate-limiter.js';

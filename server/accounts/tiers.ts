@@ -1,4 +1,4 @@
-// The tier table (spec "Limits": envelope quotas and the compact tier table; DESIGN.md adds
+// The tier table (spec "Limits": envelope quotas and the compact tier table; docs/design.md "Tiers" adds
 // `unlimited`), with what each tier may hold open while streaming. docs/accounts.md carries the same
 // table; test/accounts/quota.test.ts pins it.
 import type { TierName } from './key-record.js';

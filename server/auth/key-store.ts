@@ -1,11 +1,10 @@
 // The key-store contract the server authenticates with, and the in-memory store seeded from
 // API_KEYS. The accounts layer supplies a persistent store with the same shape (server/accounts/).
-import { hash, timingSafeEqual } from 'node:crypto';
-import type { SeedKey, Tier } from '../config/env-parsers.js';
-import { MAX_KEY_LENGTH } from '../config/env-parsers.js';
+import { timingSafeEqual } from 'node:crypto';
+import { displayPrefix, keyDigest, MAX_KEY_LENGTH } from '../accounts/api-key.js';
+import type { TierName } from '../accounts/key-record.js';
+import type { SeedKey } from '../config/env-parsers.js';
 import { KnownKeyCache } from './known-key-cache.js';
-
-export type TierName = Tier;
 
 export interface KeyRecord {
   /** Stable, non-secret id: limiter and quota state and the metadata log are keyed by it. */
@@ -32,15 +31,6 @@ export interface KeyStore {
   lookupMiss?(key: string): Promise<KeyRecord | undefined> | undefined;
 }
 
-export function sha256(key: string): Buffer {
-  // The one-shot crypto.hash is about 1.5x faster than createHash for a key-sized input.
-  return hash('sha256', key, 'buffer');
-}
-
-export function displayPrefix(key: string): string {
-  return key.startsWith('sk_live_') ? key.slice(0, 12) : key.slice(0, 4);
-}
-
 interface StoredEntry { digest: Buffer; record: KeyRecord }
 
 /** Keys live only as SHA-256 digests. The table never changes, so the known-key cache never goes stale. */
@@ -50,7 +40,7 @@ export class MemoryKeyStore implements KeyStore {
 
   constructor(seeds: readonly SeedKey[]) {
     for (const seed of seeds) {
-      const digest = sha256(seed.key);
+      const digest = keyDigest(seed.key);
       const hex = digest.toString('hex');
       const id = `env_${hex.slice(0, 16)}`;
       const record: KeyRecord = Object.freeze({ id, tier: seed.tier, prefix: displayPrefix(seed.key), accountId: id });
@@ -66,7 +56,7 @@ export class MemoryKeyStore implements KeyStore {
     const known = this.#known.get(key);
     if (known !== undefined) return known;
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
-    const digest = sha256(key);
+    const digest = keyDigest(key);
     // The map is indexed by digest, so its lookup time says nothing about the key's bytes; the
     // final comparison is constant-time anyway, so correctness never rests on that argument.
     const entry = this.#byHash.get(digest.toString('hex'));

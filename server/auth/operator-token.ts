@@ -3,13 +3,13 @@
 // depend on how much of a guess is right.
 import { timingSafeEqual } from 'node:crypto';
 import { bearerCredential } from './authenticate.js';
-import { sha256 } from './key-store.js';
+import { keyDigest } from '../accounts/api-key.js';
 
 export class OperatorToken {
   readonly #digest: Buffer | null;
 
   constructor(token: string | null) {
-    this.#digest = token === null ? null : sha256(token);
+    this.#digest = token === null ? null : keyDigest(token);
   }
 
   /** False when METRICS_TOKEN is unset. */
@@ -21,6 +21,6 @@ export class OperatorToken {
   presentedIn(authorization: string): boolean {
     if (this.#digest === null) return false;
     const credential = bearerCredential(authorization);
-    return credential !== null && timingSafeEqual(sha256(credential), this.#digest);
+    return credential !== null && timingSafeEqual(keyDigest(credential), this.#digest);
   }
 }

@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { makeError } from '../../engine/error-codes.js';
 import type { Warning } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
-import type { RouteAnswer } from '../http/json-post.js';
+import { answerOf, refusalAnswer, type RouteAnswer } from '../http/json-post.js';
 import type { AnswerOutcome, Execution } from '../observe/request-record.js';
 import type { StreamSession } from '../streaming/session-table.js';
-import { answerOf, refusal, type StreamRemote } from '../streaming/stream-sessions.js';
+import type { StreamRemote } from '../streaming/stream-sessions.js';
 import type { NodeRegistry } from './node-registry.js';
 import type { PeerClient } from './peer-client.js';
 import type { SessionDirectory } from './session-directory.js';
@@ -63,7 +63,7 @@ export class SessionForwarder implements StreamRemote {
     const inputBytes = Buffer.byteLength(chunk, 'utf8');
     const owner = await this.#ownerOf(contract, keyId, sessionId);
     // Not issued by this cluster, never opened, or ours and already ended: simply not found.
-    if (owner === null || owner === this.nodeId) return refusal(contract, NOT_FOUND, inputBytes);
+    if (owner === null || owner === this.nodeId) return refusalAnswer(contract, NOT_FOUND, inputBytes);
     const peerUrl = this.registry.peerUrlOf(owner);
     if (peerUrl === undefined) return this.#gone(contract, 1, inputBytes);
     const reply = await this.client.send(peerUrl, {
@@ -106,6 +106,6 @@ export class SessionForwarder implements StreamRemote {
 
   #gone(contract: Contract, result: number, inputBytes: number): RouteAnswer {
     this.results[result]!++;
-    return refusal(contract, OWNER_GONE, inputBytes);
+    return refusalAnswer(contract, OWNER_GONE, inputBytes);
   }
 }

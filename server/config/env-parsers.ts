@@ -1,6 +1,8 @@
 // Parsers for single environment variables. Each returns the parsed value or throws a
 // ConfigProblem naming the variable, so load-config.ts can report every bad variable at once.
 import { isIP } from 'node:net';
+import { MAX_KEY_LENGTH } from '../accounts/api-key.js';
+import { isTierName, TIER_NAMES, type TierName } from '../accounts/key-record.js';
 
 export class ConfigProblem extends Error {
   constructor(readonly variable: string, detail: string, raw: string | undefined) {
@@ -68,12 +70,8 @@ export function readHost(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
-export const TIERS = ['free', 'pro', 'team', 'scale', 'unlimited'] as const;
-export type Tier = (typeof TIERS)[number];
-export interface SeedKey { readonly key: string; readonly tier: Tier }
-
-/** Longest key accepted; bounds the hashing work one Authorization header can cause. */
-export const MAX_KEY_LENGTH = 256;
+/** One API_KEYS entry: a key the server seeds into its key store at start. */
+export interface SeedKey { readonly key: string; readonly tier: TierName }
 
 /** `key:tier,key:tier`. Messages never echo a whole key: only its first four characters. */
 export function readApiKeys(env: Env, name: string): SeedKey[] {
@@ -88,15 +86,15 @@ export function readApiKeys(env: Env, name: string): SeedKey[] {
     const key = colon > 0 ? entry.slice(0, colon).trim() : entry;
     const tier = colon > 0 ? entry.slice(colon + 1).trim().toLowerCase() : '';
     const shown = `${key.slice(0, 4)}…`;
-    if (colon <= 0 || !(TIERS as readonly string[]).includes(tier)) {
-      throw new ConfigProblem(name, `entry "${shown}" must be key:tier with tier one of ${TIERS.join(', ')}`, undefined);
+    if (colon <= 0 || !isTierName(tier)) {
+      throw new ConfigProblem(name, `entry "${shown}" must be key:tier with tier one of ${TIER_NAMES.join(', ')}`, undefined);
     }
     if (key.length > MAX_KEY_LENGTH || /[\s,]/.test(key)) {
       throw new ConfigProblem(name, `key "${shown}" must be 1 to ${MAX_KEY_LENGTH} characters without spaces`, undefined);
     }
     if (seen.has(key)) throw new ConfigProblem(name, `key "${shown}" is listed twice`, undefined);
     seen.add(key);
-    seeds.push(Object.freeze({ key, tier: tier as Tier }));
+    seeds.push(Object.freeze({ key, tier }));
   }
   return seeds;
 }

@@ -1,4 +1,4 @@
-// Which contract a request speaks (DESIGN.md "Contracts"). With CONTRACT=auto the request's own
+// Which contract a request speaks (docs/design.md "Contracts"). With CONTRACT=auto the request's own
 // field names decide: raw_output / session_id / chunk mean envelope, content / sessionId compact.
 import type { ContractSetting } from '../config/load-config.js';
 

@@ -1,8 +1,9 @@
-// Request bodies of the batch endpoints, validated with validators compiled once at load.
-// Unknown fields are refused: a misspelt `shcema` silently ignored would repair without the schema.
+// Request bodies of the batch endpoints, validated with validators compiled once at load from the
+// schemas in request-schemas.ts.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Mode } from '../../engine/types.js';
 import type { Contract } from './contract.js';
+import { DEFAULT_MODE, REQUEST_SCHEMAS } from './request-schemas.js';
 
 export interface BatchRequest {
   input: string;
@@ -10,30 +11,15 @@ export interface BatchRequest {
   mode: Mode;
 }
 
-const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
-
-function batchSchema(inputField: string): object {
-  return {
-    type: 'object',
-    required: [inputField],
-    additionalProperties: false,
-    properties: {
-      [inputField]: { type: 'string' },
-      // JSON Schema allows booleans as schemas; null is what the demo page sends for "none".
-      schema: { type: ['object', 'boolean', 'null'] },
-      mode: { type: 'string', enum: ['strict', 'lenient'] },
-    },
-  };
-}
+/** One ajv instance for every request validator (the streaming ones too). */
+export const requestAjv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
 
 const validators: Record<Contract, ValidateFunction> = {
-  envelope: ajv.compile(batchSchema('raw_output')),
-  compact: ajv.compile(batchSchema('content')),
+  envelope: requestAjv.compile(REQUEST_SCHEMAS.EnvelopeRepairRequest),
+  compact: requestAjv.compile(REQUEST_SCHEMAS.CompactRepairRequest),
 };
 
 const INPUT_FIELD: Record<Contract, 'raw_output' | 'content'> = { envelope: 'raw_output', compact: 'content' };
-/** The spec's defaults: envelope `strict`, compact `lenient`. */
-const DEFAULT_MODE: Record<Contract, Mode> = { envelope: 'strict', compact: 'lenient' };
 
 export function describe(error: ErrorObject): string {
   const field = error.instancePath === '' ? 'the request body' : `"${error.instancePath.slice(1)}"`;

@@ -53,3 +53,16 @@ export class ClientIpResolver {
     return normalizeAddress(hops[0]!.trim());
   }
 }
+
+/**
+ * The bucket an address is limited under: IPv4 as is; IPv6 by its /64, because one subscriber
+ * usually holds a whole /64 and could otherwise rotate through it.
+ */
+export function limitKeyForIp(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const [head = '', tail] = ip.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':') + '::/64';
+}

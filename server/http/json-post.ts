@@ -4,7 +4,7 @@
 //   the body, counted chunk by chunk (chunked uploads have no Content-Length); a route may refuse
 //   once its first 4 KiB are in (a full pool), answered in the contract they show;
 //   the route's dispatch, or the refusal rendered in the contract the body speaks.
-// uWS rules (FACTS.md): onAborted always registered; onData's ArrayBuffer is copied inside the
+// uWS rules (docs/design.md "uWS rules"): onAborted always registered; onData's ArrayBuffer is copied inside the
 // callback; writes after an await go through res.cork(); nothing touches res after an abort.
 import { makeError } from '../../engine/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
@@ -12,7 +12,8 @@ import { authenticate, type AuthResult } from '../auth/authenticate.js';
 import type { KeyRecord } from '../auth/key-store.js';
 import { contractOfSample, sampleOf, sampleOfChunks, sampleOfPrefix, SNIFF_WINDOW_BYTES, type BodySample } from '../contracts/contract-sniffer.js';
 import { renderError } from '../contracts/render.js';
-import { describeFault, type AnswerOutcome, type Execution } from '../observe/request-record.js';
+import type { Contract } from '../contracts/contract.js';
+import { describeFault, NO_COUNTS, type AnswerOutcome, type Execution } from '../observe/request-record.js';
 import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
 import { notifyObservers, type HttpContext } from './http-context.js';
 import { requestIdFor } from './request-id.js';
@@ -49,7 +50,6 @@ export interface Cancellable {
 
 const DIGITS = /^[0-9]{1,15}$/;
 const INTERNAL = makeError('INTERNAL_ERROR');
-const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
 
 // Lets an async completion write inside res.cork() without a closure per request.
 let corkedRequest: PostRequest | null = null;
@@ -239,6 +239,28 @@ export class PostRequest {
   }
 }
 
+/** An answer that ran no repair: its body already rendered in `contract`. */
+export function answerOf(contract: Contract, status: number, body: string, errorCode: string | null, inputBytes: number): RouteAnswer {
+  return {
+    status,
+    body,
+    outcome: { contract, errorCode, confidence: null, repairCounts: NO_COUNTS, inputBytes, fault: null },
+    execution: 'none',
+  };
+}
+
+/** One error as a route's answer, in `contract`'s failure shape. */
+export function refusalAnswer(
+  contract: Contract,
+  error: RepairError,
+  inputBytes: number,
+  demoMessage: string | null = null,
+  retryAfterSeconds?: number,
+): RouteAnswer {
+  const rendered = renderError(error, contract, demoMessage, retryAfterSeconds);
+  return answerOf(contract, rendered.status, rendered.body, rendered.errorCode, inputBytes);
+}
+
 /** A route's error answer in the shape of the contract the body speaks (or the configured one). */
 export function errorAnswer(
   ctx: HttpContext,
@@ -248,13 +270,7 @@ export function errorAnswer(
   retryAfterSeconds: number,
 ): RouteAnswer {
   const contract = contractOfSample(ctx.config.contract, sample);
-  const rendered = renderError(error, contract, route.demoMessage, retryAfterSeconds);
-  return {
-    status: rendered.status,
-    body: rendered.body,
-    outcome: { contract, errorCode: rendered.errorCode, confidence: null, repairCounts: NO_COUNTS, inputBytes: sample?.totalBytes ?? 0, fault: null },
-    execution: 'none',
-  };
+  return refusalAnswer(contract, error, sample?.totalBytes ?? 0, route.demoMessage, retryAfterSeconds);
 }
 
 function admit(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res: HttpResponse, req: HttpRequest): void {

@@ -2,6 +2,7 @@
 import { makeError } from '../../engine/error-codes.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
+import { NO_COUNTS } from '../observe/request-record.js';
 import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
 import { notifyObservers, type HttpContext } from './http-context.js';
 import { requestIdFor } from './request-id.js';
@@ -13,8 +14,6 @@ export interface SimpleAnswer {
   body: string;
   headers: HeaderList | null;
 }
-
-const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
 
 /** Tells the observers (logs, metrics, metadata) about an answer that involved no repair. */
 export function observeNonRepair(

@@ -26,6 +26,17 @@ class RouteStats {
   sumSeconds = 0;
 }
 
+/** The HELP and TYPE lines that open a metric family (Prometheus text format); its samples follow. */
+export function metricFamily(out: string[], name: string, type: 'counter' | 'gauge' | 'histogram', help: string): void {
+  out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+}
+
+/** A family with one unlabelled sample. */
+export function metricSample(out: string[], name: string, type: 'counter' | 'gauge', help: string, value: number): void {
+  metricFamily(out, name, type, help);
+  out.push(`${name} ${value}`);
+}
+
 export class Metrics implements RequestObserver {
   readonly #routes = new Map<string, RouteStats>();
   readonly #outcomeIndex = new Map(OUTCOMES.map((o, i) => [o, i]));
@@ -72,15 +83,13 @@ export class Metrics implements RequestObserver {
 
   render(): string {
     const out: string[] = [];
-    out.push('# HELP jsonmend_requests_total Requests answered, by route and outcome (ok, aborted or an error code).');
-    out.push('# TYPE jsonmend_requests_total counter');
+    metricFamily(out, 'jsonmend_requests_total', 'counter', 'Requests answered, by route and outcome (ok, aborted or an error code).');
     for (const [route, stats] of this.#routes) {
       for (let i = 0; i < OUTCOMES.length; i++) {
         if (stats.byOutcome[i]! > 0) out.push(`jsonmend_requests_total{route="${route}",outcome="${OUTCOMES[i]}"} ${stats.byOutcome[i]}`);
       }
     }
-    out.push('# HELP jsonmend_request_duration_seconds Time from request arrival to the answer being written.');
-    out.push('# TYPE jsonmend_request_duration_seconds histogram');
+    metricFamily(out, 'jsonmend_request_duration_seconds', 'histogram', 'Time from request arrival to the answer being written.');
     for (const [route, stats] of this.#routes) {
       let cumulative = 0;
       for (let i = 0; i < LATENCY_BUCKETS.length; i++) {
@@ -91,19 +100,15 @@ export class Metrics implements RequestObserver {
       out.push(`jsonmend_request_duration_seconds_sum{route="${route}"} ${stats.sumSeconds}`);
       out.push(`jsonmend_request_duration_seconds_count{route="${route}"} ${stats.count}`);
     }
-    out.push('# HELP jsonmend_repairs_total Repairs applied, by repair type.');
-    out.push('# TYPE jsonmend_repairs_total counter');
+    metricFamily(out, 'jsonmend_repairs_total', 'counter', 'Repairs applied, by repair type.');
     for (let i = 0; i < REPAIR_TYPES.length; i++) {
       if (this.#repairs[i]! > 0) out.push(`jsonmend_repairs_total{type="${REPAIR_TYPES[i]}"} ${this.#repairs[i]}`);
     }
-    out.push('# HELP jsonmend_tasks_total Batch repairs by where they ran (inline on the uWS thread or in the pool).');
-    out.push('# TYPE jsonmend_tasks_total counter');
+    metricFamily(out, 'jsonmend_tasks_total', 'counter', 'Batch repairs by where they ran (inline on the uWS thread or in the pool).');
     out.push(`jsonmend_tasks_total{execution="inline"} ${this.#execution.inline}`);
     out.push(`jsonmend_tasks_total{execution="pool"} ${this.#execution.pool}`);
     const g = this.gauges();
-    const gauge = (name: string, help: string, value: number): void => {
-      out.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`);
-    };
+    const gauge = (name: string, help: string, value: number): void => metricSample(out, name, 'gauge', help, value);
     gauge('jsonmend_pool_workers', 'Worker threads configured (WORKERS).', g.workers);
     gauge('jsonmend_pool_threads', 'Worker threads alive now.', g.threads);
     gauge('jsonmend_pool_queue_depth', 'Tasks waiting for a free worker.', g.queueDepth);

@@ -19,6 +19,9 @@ export interface AnswerOutcome {
   fault: string | null;
 }
 
+/** The repair counts of an answer that ran no repair (an error, a status page): one shared empty object. */
+export const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
+
 export interface RequestRecord {
   /** Epoch ms when the request arrived. */
   time: number;

@@ -1,8 +1,8 @@
 // The Piscina pool that runs large repairs. It answers at once when full, gives each task a
-// deadline, turns a dead or stopped worker into INTERNAL_ERROR (FACTS.md "Piscina"), and holds the
+// deadline, turns a dead or stopped worker into INTERNAL_ERROR (docs/design.md "Worker pool"), and holds the
 // waiting tasks in its own queue rather than Piscina's: a task goes to Piscina only when a worker
 // is free, so a task whose client has gone can be dropped before it costs a worker anything
-// (aborting a running task would kill its worker: FACTS.md), and the queue depth is exact.
+// (aborting a running task would kill its worker: docs/design.md "Worker pool"), and the queue depth is exact.
 import { Piscina } from 'piscina';
 import { makeError } from '../../engine/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';

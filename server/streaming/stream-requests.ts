@@ -1,10 +1,12 @@
 // Request bodies of the three stream endpoints in both contracts, validated with validators
-// compiled once at load. As on /v1/repair, unknown fields are refused.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+// compiled once at load from the schemas in contracts/request-schemas.ts. As on /v1/repair, unknown
+// fields are refused.
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Mode } from '../../engine/types.js';
 import { isPlainObject, detectContract, type Contract } from '../contracts/contract.js';
 import type { ContractSetting } from '../config/load-config.js';
-import { describe } from '../contracts/request-validation.js';
+import { DEFAULT_MODE, REQUEST_SCHEMAS } from '../contracts/request-schemas.js';
+import { describe, requestAjv } from '../contracts/request-validation.js';
 
 export type StreamEndpoint = 'start' | 'push' | 'finalize';
 
@@ -19,36 +21,12 @@ export interface StartRequest {
 export interface PushRequest { sessionId: string; chunk: string }
 export interface FinalizeRequest { sessionId: string }
 
-/** Any RFC 9562 UUID in its 8-4-4-4-12 text form (any version; hex digits in either case). */
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-/** Issued ids are 22 characters; anything much longer cannot be one and is not worth a lookup. */
-const ENVELOPE_ID = { type: 'string', minLength: 1, maxLength: 128 } as const;
-const COMPACT_ID = { type: 'string', pattern: UUID } as const;
-const MODE = { type: 'string', enum: ['strict', 'lenient'] } as const;
-// JSON Schema allows booleans as schemas; null means "none", as on /v1/repair.
-const SCHEMA = { type: ['object', 'boolean', 'null'] } as const;
-
-const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
-const compile = (required: string[], properties: Record<string, object>): ValidateFunction =>
-  ajv.compile({ type: 'object', required, additionalProperties: false, properties });
-
+const compile = (schema: object): ValidateFunction => requestAjv.compile(schema);
 const validators: Record<StreamEndpoint, Record<Contract, ValidateFunction>> = {
-  start: {
-    envelope: compile([], { schema: SCHEMA, mode: MODE, echo_buffer: { type: 'boolean' } }),
-    compact: compile(['sessionId'], { sessionId: COMPACT_ID, schema: SCHEMA, mode: MODE }),
-  },
-  push: {
-    envelope: compile(['session_id', 'chunk'], { session_id: ENVELOPE_ID, chunk: { type: 'string' } }),
-    compact: compile(['sessionId', 'content'], { sessionId: COMPACT_ID, content: { type: 'string' } }),
-  },
-  finalize: {
-    envelope: compile(['session_id'], { session_id: ENVELOPE_ID }),
-    compact: compile(['sessionId'], { sessionId: COMPACT_ID }),
-  },
+  start: { envelope: compile(REQUEST_SCHEMAS.EnvelopeStreamStartRequest), compact: compile(REQUEST_SCHEMAS.CompactStreamStartRequest) },
+  push: { envelope: compile(REQUEST_SCHEMAS.EnvelopeStreamPushRequest), compact: compile(REQUEST_SCHEMAS.CompactStreamPushRequest) },
+  finalize: { envelope: compile(REQUEST_SCHEMAS.EnvelopeStreamFinalizeRequest), compact: compile(REQUEST_SCHEMAS.CompactStreamFinalizeRequest) },
 };
-
-/** The spec's defaults: envelope `strict`, compact `lenient`. */
-const DEFAULT_MODE: Record<Contract, Mode> = { envelope: 'strict', compact: 'lenient' };
 
 /**
  * The contract of a stream request. `start` bodies may name neither contract's fields (the

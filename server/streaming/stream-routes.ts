@@ -5,10 +5,10 @@ import { makeError } from '../../engine/error-codes.js';
 import type { ContractSetting } from '../config/load-config.js';
 import { fallbackContract, type Contract } from '../contracts/contract.js';
 import type { HttpContext } from '../http/http-context.js';
-import { jsonPostHandler, type JsonPostRoute, type PostRequest, type RouteAnswer } from '../http/json-post.js';
+import { jsonPostHandler, refusalAnswer, type JsonPostRoute, type PostRequest, type RouteAnswer } from '../http/json-post.js';
 import type { RouteEntry } from '../http/router.js';
 import { readFinalize, readPush, readStart, streamContract, type StreamEndpoint } from './stream-requests.js';
-import { refusal, type StreamSessions } from './stream-sessions.js';
+import type { StreamSessions } from './stream-sessions.js';
 
 const NOT_JSON = makeError('INVALID_REQUEST', 'The request body is not valid JSON.');
 const NEITHER = makeError('INVALID_REQUEST', 'The request names neither contract: send "session_id" / "chunk" (envelope contract) or "sessionId" / "content" (compact contract).');
@@ -34,12 +34,12 @@ export class StreamRoute implements JsonPostRoute {
       // Every start field is optional (spec: "An empty object is allowed"): no body at all means {}.
       parsed = this.endpoint === 'start' && text.trim().length === 0 ? {} : JSON.parse(text);
     } catch {
-      return refusal(fallbackContract(this.setting), NOT_JSON, body.byteLength);
+      return refusalAnswer(fallbackContract(this.setting), NOT_JSON, body.byteLength);
     }
     const contract = streamContract(this.endpoint, parsed, this.setting);
     if (contract === null) {
       const objectBody = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-      return refusal('envelope', objectBody ? NEITHER : NOT_OBJECT, body.byteLength);
+      return refusalAnswer('envelope', objectBody ? NEITHER : NOT_OBJECT, body.byteLength);
     }
     switch (this.endpoint) {
       case 'start': {
@@ -59,7 +59,7 @@ export class StreamRoute implements JsonPostRoute {
 }
 
 function invalid(contract: Contract, message: string): RouteAnswer {
-  return refusal(contract, makeError('INVALID_REQUEST', message), 0);
+  return refusalAnswer(contract, makeError('INVALID_REQUEST', message), 0);
 }
 
 export const STREAM_PATHS: Record<StreamEndpoint, string> = {

@@ -6,9 +6,9 @@ import { makeError } from '../../engine/error-codes.js';
 import { TIERS } from '../accounts/tiers.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
-import { renderError } from '../contracts/render.js';
 import type { KeyRecord } from '../auth/key-store.js';
-import type { PostRequest, RouteAnswer } from '../http/json-post.js';
+import { answerOf, refusalAnswer, type PostRequest, type RouteAnswer } from '../http/json-post.js';
+import { NO_COUNTS } from '../observe/request-record.js';
 import { FINALIZE, OPEN, PUSH, type WorkerReply } from './stream-protocol.js';
 import type { FinalizeRequest, PushRequest, StartRequest, StreamEndpoint } from './stream-requests.js';
 import { serializeCompactStart, serializeEnvelopeStart } from './stream-serializers.js';
@@ -31,7 +31,6 @@ export interface StreamRemote {
   forward(endpoint: 'push' | 'finalize', contract: Contract, keyId: string, sessionId: string, chunk: string, warnings: readonly Warning[] | null): Promise<RouteAnswer>;
 }
 
-const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
 const BACKOFF = 'Retry with exponential backoff (for example 100 ms, 200 ms, 400 ms, with jitter), or finalize an open session first.';
 const NOT_FOUND = makeError('SESSION_NOT_FOUND');
 const WORKER_LOST = makeError('SESSION_NOT_FOUND', 'The worker holding this streaming session stopped; the session is gone.');
@@ -44,21 +43,6 @@ function isHighSurrogate(code: number): boolean {
 
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
-}
-
-export function answerOf(contract: Contract, status: number, body: string, errorCode: string | null, inputBytes: number): RouteAnswer {
-  return {
-    status,
-    body,
-    outcome: { contract, errorCode, confidence: null, repairCounts: NO_COUNTS, inputBytes, fault: null },
-    execution: 'none',
-  };
-}
-
-/** `retryAfterSeconds`: the compact contract's `retryAfter` for RATE_LIMIT_EXCEEDED. */
-export function refusal(contract: Contract, error: RepairError, inputBytes: number, retryAfterSeconds?: number): RouteAnswer {
-  const rendered = renderError(error, contract, null, retryAfterSeconds);
-  return answerOf(contract, rendered.status, rendered.body, rendered.errorCode, inputBytes);
 }
 
 /** One request waiting for its session's worker; resolves the promise the HTTP layer awaits. */
@@ -129,7 +113,7 @@ export class StreamSessions {
     const accountLimit = tierLimit === null ? Infinity : Math.min(tierLimit, this.#accountShare);
     const capacity = this.table.capacityFor(key.accountId, accountLimit);
     if (capacity === 'account_full') return this.#accountFull(request, contract, key.tier, accountLimit);
-    if (capacity !== 'ok') return refusal(contract, capacity === 'server_full' ? this.#serverFull : this.#budgetFull, 0);
+    if (capacity !== 'ok') return refusalAnswer(contract, capacity === 'server_full' ? this.#serverFull : this.#budgetFull, 0);
     if (contract === 'envelope') {
       // 128 random bits: an id nobody can guess, so holding one is proof of having started it.
       return this.#open(key, contract, this.remote?.issueEnvelopeId() ?? randomBytes(16).toString('base64url'), start);
@@ -145,7 +129,7 @@ export class StreamSessions {
   }
 
   #alreadyOpen(sessionId: string): RouteAnswer {
-    return refusal('compact', makeError('INVALID_REQUEST', `A streaming session with sessionId "${sessionId}" is already open; use a new UUID.`), 0);
+    return refusalAnswer('compact', makeError('INVALID_REQUEST', `A streaming session with sessionId "${sessionId}" is already open; use a new UUID.`), 0);
   }
 
   #open(key: KeyRecord, contract: Contract, sessionId: string, start: StartRequest): Promise<RouteAnswer> {
@@ -164,13 +148,13 @@ export class StreamSessions {
     const session = this.table.find(tableKeyOf(contract, keyId, push.sessionId), now);
     if (session === undefined) {
       if (this.remote !== null && !forwarded) return this.remote.forward('push', contract, keyId, push.sessionId, chunk, null);
-      return refusal(contract, NOT_FOUND, Buffer.byteLength(chunk, 'utf8'));
+      return refusalAnswer(contract, NOT_FOUND, Buffer.byteLength(chunk, 'utf8'));
     }
     const chunkBytes = Buffer.byteLength(chunk, 'utf8');
     if (chunkBytes > this.maxPayloadBytes) {
       // Refused whole: nothing was added, so the session carries on.
       const message = `The chunk is ${chunkBytes} bytes of UTF-8; the limit is ${this.maxPayloadBytes}.`;
-      return refusal(contract, makeError('PAYLOAD_TOO_LARGE', message), chunkBytes);
+      return refusalAnswer(contract, makeError('PAYLOAD_TOO_LARGE', message), chunkBytes);
     }
     // A surrogate pair split across pushes is one 4-byte character, not two 3-byte replacements.
     const joinsPair = session.pendingHighSurrogate && chunk.length > 0 && isLowSurrogate(chunk.charCodeAt(0));
@@ -178,11 +162,11 @@ export class StreamSessions {
     if (buffered > this.maxPayloadBytes) {
       this.table.end(session, 'terminated');
       const message = `This chunk would take the session buffer to ${buffered} bytes, over the ${this.maxPayloadBytes}-byte limit; the session was terminated.`;
-      return refusal(contract, makeError('BUFFER_SIZE_EXCEEDED', message, { suggestion: 'Start a new session; send smaller documents.' }), chunkBytes);
+      return refusalAnswer(contract, makeError('BUFFER_SIZE_EXCEEDED', message, { suggestion: 'Start a new session; send smaller documents.' }), chunkBytes);
     }
     // Bytes the buffer grows by must fit in what all sessions may hold: refused whole, the session carries on.
     if (buffered > session.bufferedBytes && !this.table.fits(buffered - session.bufferedBytes)) {
-      return refusal(contract, this.#budgetFull, chunkBytes);
+      return refusalAnswer(contract, this.#budgetFull, chunkBytes);
     }
     this.table.setBuffered(session, buffered);
     if (chunk.length > 0) session.pendingHighSurrogate = isHighSurrogate(chunk.charCodeAt(chunk.length - 1));
@@ -205,14 +189,14 @@ export class StreamSessions {
       suggestion: `Finalize a session you no longer need (its place is free at once), or retry in ${retry} s, when an idle one has expired.`,
     });
     request.headers = [...(request.headers ?? []), ['Retry-After', String(retry)]];
-    return refusal(contract, error, 0, retry);
+    return refusalAnswer(contract, error, 0, null, retry);
   }
 
   finalize(keyId: string, contract: Contract, finalize: FinalizeRequest, warnings: readonly Warning[] | null, forwarded = false): RouteAnswer | Promise<RouteAnswer> {
     const session = this.table.find(tableKeyOf(contract, keyId, finalize.sessionId), performance.now());
     if (session === undefined) {
       if (this.remote !== null && !forwarded) return this.remote.forward('finalize', contract, keyId, finalize.sessionId, '', warnings);
-      return refusal(contract, NOT_FOUND, 0);
+      return refusalAnswer(contract, NOT_FOUND, 0);
     }
     const call = new StreamCall(this, 'finalize', contract, session, session.bufferedBytes);
     this.workers.call(session.slot, { op: FINALIZE, id: 0, handle: session.handle, contract, warnings }, call);
@@ -225,21 +209,21 @@ export class StreamSessions {
   answer(call: StreamCall, reply: WorkerReply | null, overran: boolean): RouteAnswer {
     const { contract, session, inputBytes } = call;
     if (reply === null) {
-      if (overran) return refusal(contract, this.#overran, inputBytes);
-      return refusal(contract, call.endpoint === 'start' ? OPEN_LOST : WORKER_LOST, inputBytes);
+      if (overran) return refusalAnswer(contract, this.#overran, inputBytes);
+      return refusalAnswer(contract, call.endpoint === 'start' ? OPEN_LOST : WORKER_LOST, inputBytes);
     }
     if (reply.gone) {
       this.table.end(session, 'failed');
-      return refusal(contract, NOT_FOUND, inputBytes);
+      return refusalAnswer(contract, NOT_FOUND, inputBytes);
     }
     if (reply.fault !== null || reply.error !== null) {
       this.table.end(session, 'failed');
-      const failed = refusal(contract, reply.error ?? INTERNAL, inputBytes);
+      const failed = refusalAnswer(contract, reply.error ?? INTERNAL, inputBytes);
       failed.outcome.fault = reply.fault;
       return failed;
     }
     if (call.endpoint === 'start') {
-      if (!this.table.opened(session, performance.now())) return refusal(contract, OPEN_LOST, 0);
+      if (!this.table.opened(session, performance.now())) return refusalAnswer(contract, OPEN_LOST, 0);
       const expiresAtMs = Date.now() + this.table.ttlMs;
       const body = contract === 'envelope'
         ? serializeEnvelopeStart({ session_id: session.sessionId, expires_at: expiresAtMs })

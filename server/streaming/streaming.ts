@@ -4,6 +4,7 @@ import type { Config } from '../config/load-config.js';
 import type { HttpContext } from '../http/http-context.js';
 import type { RouteEntry } from '../http/router.js';
 import type { Logger } from '../observe/logger.js';
+import { metricFamily, metricSample } from '../observe/metrics.js';
 import { CLOSE } from './stream-protocol.js';
 import { streamRouteEntries } from './stream-routes.js';
 import { StreamSessions, type StreamRemote } from './stream-sessions.js';
@@ -67,31 +68,15 @@ export class Streaming {
   /** Prometheus lines; every label comes from a fixed list. */
   metricLines(): string[] {
     const t = this.table;
-    const out = [
-      '# HELP jsonmend_stream_sessions Streaming sessions open now.',
-      '# TYPE jsonmend_stream_sessions gauge',
-      `jsonmend_stream_sessions ${t.size}`,
-      '# HELP jsonmend_stream_sessions_started_total Streaming sessions started.',
-      '# TYPE jsonmend_stream_sessions_started_total counter',
-      `jsonmend_stream_sessions_started_total ${t.started}`,
-      '# HELP jsonmend_stream_buffered_bytes UTF-8 bytes all open streaming sessions buffer together.',
-      '# TYPE jsonmend_stream_buffered_bytes gauge',
-      `jsonmend_stream_buffered_bytes ${t.bufferedTotal}`,
-      '# HELP jsonmend_stream_buffer_budget_bytes What they may buffer together (STREAM_BUFFER_BUDGET_BYTES).',
-      '# TYPE jsonmend_stream_buffer_budget_bytes gauge',
-      `jsonmend_stream_buffer_budget_bytes ${t.bufferBudget}`,
-      '# HELP jsonmend_stream_sessions_ended_total Streaming sessions ended, by reason.',
-      '# TYPE jsonmend_stream_sessions_ended_total counter',
-    ];
+    const out: string[] = [];
+    metricSample(out, 'jsonmend_stream_sessions', 'gauge', 'Streaming sessions open now.', t.size);
+    metricSample(out, 'jsonmend_stream_sessions_started_total', 'counter', 'Streaming sessions started.', t.started);
+    metricSample(out, 'jsonmend_stream_buffered_bytes', 'gauge', 'UTF-8 bytes all open streaming sessions buffer together.', t.bufferedTotal);
+    metricSample(out, 'jsonmend_stream_buffer_budget_bytes', 'gauge', 'What they may buffer together (STREAM_BUFFER_BUDGET_BYTES).', t.bufferBudget);
+    metricFamily(out, 'jsonmend_stream_sessions_ended_total', 'counter', 'Streaming sessions ended, by reason.');
     for (let i = 0; i < END_REASONS.length; i++) out.push(`jsonmend_stream_sessions_ended_total{reason="${END_REASONS[i]}"} ${t.ended[i]}`);
-    out.push(
-      '# HELP jsonmend_stream_workers Streaming worker threads running.',
-      '# TYPE jsonmend_stream_workers gauge',
-      `jsonmend_stream_workers ${this.workers.alive}`,
-      '# HELP jsonmend_stream_worker_restarts_total Streaming workers replaced after dying.',
-      '# TYPE jsonmend_stream_worker_restarts_total counter',
-      `jsonmend_stream_worker_restarts_total ${this.workers.restarts}`,
-    );
+    metricSample(out, 'jsonmend_stream_workers', 'gauge', 'Streaming worker threads running.', this.workers.alive);
+    metricSample(out, 'jsonmend_stream_worker_restarts_total', 'counter', 'Streaming workers replaced after dying.', this.workers.restarts);
     return out;
   }
 

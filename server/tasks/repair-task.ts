@@ -74,7 +74,7 @@ export function countRepairs(response: RepairResponse): Record<string, number> {
 export function addWarnings(response: RepairResponse, warnings: readonly Warning[]): void {
   if (!response.success) return;
   response.metadata.warnings.push(...warnings);
-  // DESIGN.md: any warning makes the overall confidence at least medium.
+  // docs/design.md "Confidence": any warning makes the overall confidence at least medium.
   if (response.metadata.confidence === 'high') response.metadata.confidence = 'medium';
 }
 

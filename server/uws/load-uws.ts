@@ -1,6 +1,6 @@
 // The one module that imports uWebSockets.js. The package silently swaps in a slow pure-JS
 // implementation when its native binary cannot load; only the native module exports `getParts`,
-// which is how the fallback is told apart (DESIGN.md "Runtime").
+// which is how the fallback is told apart (docs/design.md "Runtime").
 import { createRequire } from 'node:module';
 import type * as Uws from '@trufflesuite/uws-js-unofficial';
 

@@ -1,59 +1,23 @@
 // The component schemas of the OpenAPI document (openapi.ts). Error and warning codes are taken
 // from the registry (engine/error-codes.ts), so the document lists exactly the codes the server can
 // send. Repair types are open-ended (new kinds may be added) and are therefore not an enum.
+// The request schemas are the validators' own (server/contracts/request-schemas.ts).
 import { ERROR_CODES, WARNING_CODES } from '../../engine/error-codes.js';
 import { REPAIR_KINDS } from '../../engine/repair-kinds.js';
+import { TIER_NAMES } from '../accounts/key-record.js';
+import { closedObject as closed, REQUEST_SCHEMAS } from '../contracts/request-schemas.js';
 
 const ref = (name: string): { $ref: string } => ({ $ref: `#/components/schemas/${name}` });
 const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
 const int = { type: 'integer', minimum: 0 } as const;
-const MODE = { type: 'string', enum: ['strict', 'lenient'] } as const;
-const SCHEMA = {
-  description: 'A JSON Schema (draft-07 or 2020-12, chosen by `$schema`), or null for none.',
-  type: ['object', 'boolean', 'null'],
-} as const;
-const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-const closed = (required: string[], properties: Record<string, unknown>, description?: string): object => ({
-  type: 'object', ...(description === undefined ? {} : { description }), required, additionalProperties: false, properties,
-});
 const demoFields = {
   demo: { const: true },
   message: { type: 'string', description: 'An invitation to sign up for a free key.' },
 };
 
 export const SCHEMAS: Record<string, object> = {
-  // Requests
-  EnvelopeRepairRequest: closed(['raw_output'], {
-    raw_output: { type: 'string', description: 'The text to repair: at most MAX_PAYLOAD_BYTES (5 MiB) of UTF-8 once decoded, however it is escaped in the body (the body may be up to 6 × MAX_PAYLOAD_BYTES + 1 MiB).' },
-    schema: SCHEMA,
-    mode: { ...MODE, default: 'strict' },
-  }, 'Envelope contract. Unknown fields are refused with INVALID_REQUEST.'),
-  CompactRepairRequest: closed(['content'], {
-    content: { type: 'string', description: 'The text to repair: at most MAX_PAYLOAD_BYTES (5 MiB) of UTF-8 once decoded, however it is escaped in the body (the body may be up to 6 × MAX_PAYLOAD_BYTES + 1 MiB).' },
-    schema: SCHEMA,
-    mode: { ...MODE, default: 'lenient' },
-  }, 'Compact contract. Unknown fields are refused with INVALID_REQUEST.'),
-  EnvelopeStreamStartRequest: closed([], {
-    schema: SCHEMA,
-    mode: { ...MODE, default: 'strict' },
-    echo_buffer: { type: 'boolean', default: true, description: 'false leaves `buffered` out of push answers (saves copying the buffer).' },
-  }),
-  CompactStreamStartRequest: closed(['sessionId'], {
-    sessionId: { type: 'string', pattern: UUID, description: 'A UUID the client generates.' },
-    schema: SCHEMA,
-    mode: { ...MODE, default: 'lenient' },
-  }),
-  EnvelopeStreamPushRequest: closed(['session_id', 'chunk'], {
-    session_id: { type: 'string', minLength: 1, maxLength: 128 },
-    chunk: { type: 'string', description: 'At most MAX_PAYLOAD_BYTES (5 MiB) of UTF-8 once decoded, however it is escaped in the body; the session buffer is limited to 5 MiB too.' },
-  }),
-  CompactStreamPushRequest: closed(['sessionId', 'content'], {
-    sessionId: { type: 'string', pattern: UUID },
-    content: { type: 'string', description: 'At most MAX_PAYLOAD_BYTES (5 MiB) of UTF-8 once decoded, however it is escaped in the body.' },
-  }),
-  EnvelopeStreamFinalizeRequest: closed(['session_id'], { session_id: { type: 'string', minLength: 1, maxLength: 128 } }),
-  CompactStreamFinalizeRequest: closed(['sessionId'], { sessionId: { type: 'string', pattern: UUID } }),
+  ...REQUEST_SCHEMAS,
 
   // Parts of the envelope answer
   Confidence: { type: 'string', enum: ['high', 'medium', 'low'] },
@@ -163,7 +127,7 @@ export const SCHEMAS: Record<string, object> = {
 
   // Accounts and operations
   UsageReport: closed(['tier', 'month', 'count', 'quota', 'remaining', 'resets_at'], {
-    tier: { type: 'string', enum: ['free', 'pro', 'team', 'scale', 'unlimited'] },
+    tier: { type: 'string', enum: [...TIER_NAMES] },
     month: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}$' },
     count: { ...int, description: "Repairs this month by the key's account: every key of a console user, or the operator key alone." },
     quota: { type: ['integer', 'null'], description: 'null for the unlimited tier.' },

@@ -1,29 +1,20 @@
 // The assembled layer as the server will use it: open (migrate, seed API_KEYS, load usage),
 // serve from memory, close (flush everything), reopen and find it all.
 import t from 'tap';
-import { Accounts, newAdmission, readAccountsConfig } from '../../server/accounts/index.js';
+import { Accounts, newAdmission } from '../../server/accounts/index.js';
+import { loadConfig } from '../../server/config/load-config.js';
 import { ManualClock } from '../../server/accounts/clock.js';
 import { SqliteStorage } from '../../server/accounts/sqlite-storage.js';
 import { tempDataDir } from './helpers.js';
 
 const T0 = Date.UTC(2025, 8, 20, 15, 30, 0);
 
-t.test('config is read once and rejects bad values by name', async (t) => {
-  const config = readAccountsConfig({ API_KEYS: 'ops-key-0001:unlimited', TRUST_PROXY: '10.0.0.1', DATA_DIR: '/tmp/x' });
-  t.equal(config.dataDir, '/tmp/x');
-  t.same(config.apiKeys, [{ key: 'ops-key-0001', tier: 'unlimited' }]);
-  t.equal(config.trustProxy.trusts('10.0.0.1'), true);
-  t.equal(readAccountsConfig({}).dataDir, './data');
-  t.throws(() => readAccountsConfig({ TRUST_PROXY: 'my-proxy' }), /TRUST_PROXY/);
-  t.throws(() => readAccountsConfig({ API_KEYS: 'k:platinum' }), /API_KEYS/);
-});
-
 t.test('open, serve from memory, close flushes; a reopen sees it all', async (t) => {
   const dataDir = tempDataDir(t);
   const clock = new ManualClock(T0);
   const errors: unknown[] = [];
   const accounts = await Accounts.open({
-    dataDir, clock, apiKeys: readAccountsConfig({ API_KEYS: 'free-seed-key-1:free,ops-seed-key:unlimited' }).apiKeys,
+    dataDir, clock, apiKeys: loadConfig({ API_KEYS: 'free-seed-key-1:free,ops-seed-key:unlimited' }).apiKeys,
     onError: (e) => errors.push(e),
   });
   accounts.start();

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ManualClock } from '../../server/accounts/clock.js';
-import { readAccountsConfig } from '../../server/accounts/config.js';
+import { loadConfig } from '../../server/config/load-config.js';
 import { DemoLimiter } from '../../server/accounts/demo-limiter.js';
 import { newDecision } from '../../server/accounts/rate-limiter.js';
 
@@ -29,10 +29,10 @@ t.test('10 per hour per IP; the window resets one hour after its first request',
 });
 
 t.test('DEMO_LIMIT_PER_HOUR is read and validated once', async (t) => {
-  t.equal(readAccountsConfig({}).demoLimitPerHour, 10);
-  t.equal(readAccountsConfig({ DEMO_LIMIT_PER_HOUR: '3' }).demoLimitPerHour, 3);
-  t.throws(() => readAccountsConfig({ DEMO_LIMIT_PER_HOUR: 'ten' }), /DEMO_LIMIT_PER_HOUR/);
-  t.throws(() => readAccountsConfig({ DEMO_LIMIT_PER_HOUR: '-1' }), /DEMO_LIMIT_PER_HOUR/);
+  t.equal(loadConfig({}).demoLimitPerHour, 10);
+  t.equal(loadConfig({ DEMO_LIMIT_PER_HOUR: '3' }).demoLimitPerHour, 3);
+  t.throws(() => loadConfig({ DEMO_LIMIT_PER_HOUR: 'ten' }), /DEMO_LIMIT_PER_HOUR/);
+  t.throws(() => loadConfig({ DEMO_LIMIT_PER_HOUR: '-1' }), /DEMO_LIMIT_PER_HOUR/);
   const demo = new DemoLimiter({ clock: new ManualClock(T0), limitPerHour: 3 });
   t.same([1, 2, 3, 4].map(() => demo.check('ip').allowed), [true, true, true, false]);
   const closed = new DemoLimiter({ clock: new ManualClock(T0), limitPerHour: 0 });

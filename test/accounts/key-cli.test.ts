@@ -1,8 +1,8 @@
-// The operator CLI as a real process (`node dist/scripts/key.js`, what `npm run key` runs) against a
+// The operator CLI as a real process (`node dist/cli/jsonmend.js key`, what `npm run key` runs) against a
 // real SQLite file, with a server-side CachedKeyStore in this process watching the same file.
 import t from 'tap';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -10,26 +10,16 @@ import { hashApiKey } from '../../server/accounts/api-key.js';
 import { CachedKeyStore } from '../../server/accounts/cached-key-store.js';
 import { systemClock } from '../../server/accounts/clock.js';
 import { openStorage, sleep, tempDataDir } from './helpers.js';
+import { keyCli as key, KEY_LINE } from './http-helpers.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'dist', 'scripts', 'key.js');
+const cli = join(root, 'dist', 'cli', 'jsonmend.js');
 const run = promisify(execFile);
-const KEY_LINE = /^sk_live_[0-9A-Za-z]{32}$/;
 
 // Build if dist is missing or older than the sources (errors elsewhere in the tree do not stop tsc emitting).
-const sources = ['scripts/key.ts', 'server/accounts/sqlite-storage.ts', 'server/accounts/api-key.ts'].map((p) => join(root, p));
+const sources = ['cli/key.ts', 'cli/jsonmend.ts', 'server/accounts/sqlite-storage.ts', 'server/accounts/api-key.ts'].map((p) => join(root, p));
 if (!existsSync(cli) || sources.some((s) => statSync(s).mtimeMs > statSync(cli).mtimeMs)) {
   try { execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' }); } catch { /* see above */ }
-}
-
-async function key(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env: { ...process.env, DATA_DIR: dataDir } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
 }
 
 const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? '';
@@ -108,4 +98,14 @@ t.test('`npm run key -- create` ends with the key (npm prints nothing after it)'
     cwd: root, env: { ...process.env, DATA_DIR: dataDir },
   });
   t.match(lastLine(stdout), KEY_LINE);
+});
+
+t.test('`npm run key` runs the compiled CLI without building (it starts in well under a second)', async (t) => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  t.equal(pkg.scripts['key'], 'node dist/cli/jsonmend.js key', 'an alias of `jsonmend key`');
+  t.equal(pkg.scripts['prekey'], undefined, 'no build hook before it');
+  const dataDir = tempDataDir(t);
+  await key(dataDir, 'create', '--tier', 'free', '--name', 'same');
+  const viaNpm = await run('npm', ['run', '--silent', 'key', '--', 'list'], { cwd: root, env: { ...process.env, DATA_DIR: dataDir } });
+  t.equal(viaNpm.stdout, (await key(dataDir, 'list')).stdout, 'the same output as jsonmend key list');
 });

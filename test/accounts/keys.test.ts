@@ -2,14 +2,18 @@ import t from 'tap';
 import { readFileSync, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import {
-  displayPrefix, generateApiKey, hashApiKey, newKeyId, parseApiKeys, LIVE_KEY_PREFIX,
+  displayPrefix, generateApiKey, hashApiKey, newKeyId, LIVE_KEY_PREFIX,
 } from '../../server/accounts/api-key.js';
 import { CachedKeyStore } from '../../server/accounts/cached-key-store.js';
 import { ManualClock } from '../../server/accounts/clock.js';
 import type { AccountsStorage } from '../../server/accounts/storage.js';
 import { KnownKeyCache } from '../../server/auth/known-key-cache.js';
+import { loadConfig } from '../../server/config/load-config.js';
 import { SCHEMA_VERSION } from '../../server/accounts/migrations.js';
 import { openStorage, tempDataDir } from './helpers.js';
+
+/** API_KEYS as the server reads it. */
+const parseApiKeys = (value: string) => loadConfig({ API_KEYS: value }).apiKeys;
 
 t.test('key format: sk_live_ + 32 base62 characters, random, prefix of 12', async (t) => {
   const keys = new Set<string>();
@@ -181,7 +185,7 @@ t.test('KnownKeyCache is bounded', async (t) => {
 });
 
 t.test('API_KEYS parsing and seeding: insert, update tier, never un-revoke', async (t) => {
-  t.same(parseApiKeys(undefined), []);
+  t.same(parseApiKeys(''), []);
   t.same(parseApiKeys(' a-key:pro , b:key:unlimited,, '), [{ key: 'a-key', tier: 'pro' }, { key: 'b:key', tier: 'unlimited' }]);
   t.throws(() => parseApiKeys('abc:gold'), /API_KEYS.*tier one of/);
   t.throws(() => parseApiKeys('abc'), /API_KEYS/);

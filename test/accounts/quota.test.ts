@@ -20,7 +20,7 @@ function setup(t: Test, clock = new ManualClock(T0), dataDir = tempDataDir(t)) {
 }
 const key = (id: string, tier: TierName): KeyRecord => ({ id, tier, prefix: 'sk_live_test', accountId: id });
 
-t.test('the tier table matches the spec and DESIGN.md', async (t) => {
+t.test('the tier table matches the spec and docs/design.md', async (t) => {
   t.same(Object.values(TIERS).map((x) => [x.name, x.perMinute, x.monthlyQuota, x.overage]), [
     ['free', 60, 1_000, 'degraded'],
     ['pro', 300, 100_000, 'degraded'],

@@ -11,7 +11,7 @@ import { startServer, type StartedServer } from '../helpers/start-server.js';
 interface Teardown { teardown(fn: () => unknown): void }
 
 export const CLUSTER_SECRET = 'test-cluster-secret-0123456789';
-const KEY_CLI = fileURLToPath(new URL('../../dist/scripts/key.js', import.meta.url));
+const KEY_CLI = fileURLToPath(new URL('../../dist/cli/jsonmend.js', import.meta.url));
 const run = promisify(execFile);
 
 export interface Cluster {
@@ -48,10 +48,10 @@ export async function startCluster(t: Teardown, options: ClusterOptions = {}): P
   return { redis, pg, env, nodes, add };
 }
 
-/** `npm run key -- <args>` (the compiled CLI) with the cluster's DATABASE_URL. */
+/** `jsonmend key <args>` (the compiled CLI) with the cluster's DATABASE_URL. */
 export async function keyCli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [KEY_CLI, ...args], { env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, [KEY_CLI, 'key', ...args], { env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

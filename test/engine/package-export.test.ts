@@ -1,4 +1,4 @@
-// `import { repair, createStream } from 'jsonmend/engine'` works from the project root (DESIGN.md).
+// `import { repair, createStream } from 'jsonmend/engine'` works from the project root (docs/design.md "Engine").
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';

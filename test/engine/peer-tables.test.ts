@@ -1,14 +1,8 @@
 // The peer comparison behind `npm run peers` (bench/engine/peer-tables.ts): how each case is judged,
-// and, where the peers' tables are present beside the repository, that agreement stays at the targets.
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// and that agreement with the peers' tables (test/fixtures/peer-cases/) stays at the targets.
 import t from 'tap';
 import { classifyDifference } from '../../bench/engine/peer-differences.js';
-import { agreeOrDeliberate, loadPeerTables, runTable, type PeerTable } from '../../bench/engine/peer-tables.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const PEER_CASES_DIR = process.env.PEER_CASES_DIR ?? resolve(here, '..', '..', '..', 'shared', 'peer-cases');
+import { agreeOrDeliberate, loadPeerTables, PEER_CASES_DIR, runTable, type PeerTable } from '../../bench/engine/peer-tables.js';
 
 t.test('each case is judged by value, and a peer that gives up is agreed with only by giving up', async (t) => {
   const table: PeerTable = {
@@ -43,7 +37,7 @@ t.test('a deliberate difference excuses only its own kind of case', async (t) =>
   t.equal(classifyDifference('"\\a"', { kind: 'value', value: 'b' }, repaired('\\a', 'escaped_backslash')), null);
 });
 
-t.test('agreement with the peers (plus documented deliberate differences) stays at the targets', { skip: !existsSync(PEER_CASES_DIR) && 'peer tables not present' }, async (t) => {
+t.test('agreement with the peers (plus documented deliberate differences) stays at the targets', async (t) => {
   const tables = loadPeerTables(PEER_CASES_DIR);
   t.same(tables.map((x) => x.cases.length), [430, 258, 322], 'all cases loaded');
   for (const table of tables.filter((x) => x.target !== null)) {

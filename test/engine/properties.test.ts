@@ -9,40 +9,11 @@ import { firstDifference, jsonEqual } from '../../bench/lib/json-equal.js';
 import { createRandom } from '../../bench/lib/random.js';
 import { REPAIR_KINDS, createStream, repair } from '../../engine/index.js';
 import type { Confidence, RepairResponse } from '../../engine/index.js';
+import { plainJsonDepth, SERIALIZABLE_DEPTH } from '../../scripts/fuzz-check.js';
 
 // FC_SEED explores other inputs; the default keeps every run identical.
 const SEED = Number(process.env.FC_SEED ?? 20240611);
 const RANK: Record<Confidence, number> = { high: 0, medium: 1, low: 2 };
-// JSON.stringify recurses: values nested deeper than this are checked without serializing them.
-const SERIALIZABLE_DEPTH = 1000;
-
-/** Depth of a plain JSON value, or a description of why it is not one. Iterative (deep inputs). */
-function jsonDepth(value: unknown): number | string {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (depth > deepest) deepest = depth;
-    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return `non-finite number ${v}`;
-      continue;
-    }
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        if (!(i in v)) return 'array with a hole';
-        stack.push([v[i], depth + 1]);
-      }
-      continue;
-    }
-    if (typeof v !== 'object') return `not a JSON value: ${typeof v}`;
-    const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) return 'object with a foreign prototype';
-    for (const key of Object.keys(v)) stack.push([(v as Record<string, unknown>)[key], depth + 1]);
-  }
-  return deepest;
-}
-
 /** What is wrong with the response to `text`, or null. */
 function contractViolation(text: string, response: RepairResponse, checkIdempotence = true): string | null {
   const m = response.metadata;
@@ -54,7 +25,7 @@ function contractViolation(text: string, response: RepairResponse, checkIdempote
   }
   if (m.errors.length > 0) return 'success with errors';
   if (!m.output_valid_json) return 'success with output_valid_json false';
-  const depth = jsonDepth(response.repaired);
+  const depth = plainJsonDepth(response.repaired);
   if (typeof depth === 'string') return depth;
   if (m.was_repaired !== m.repairs_applied.length > 0) return 'was_repaired disagrees with repairs_applied';
   let worst: Confidence = m.warnings.length > 0 ? 'medium' : 'high';

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { authenticate } from '../../server/auth/authenticate.js';
 import { MemoryKeyStore } from '../../server/auth/key-store.js';
-import { ClientIpResolver, normalizeAddress } from '../../server/http/client-ip.js';
+import { ClientIpResolver, limitKeyForIp, normalizeAddress } from '../../server/http/client-ip.js';
 
 t.test('MemoryKeyStore keeps digests only and finds exact keys', async (t) => {
   const store = new MemoryKeyStore([{ key: 'sk_live_abcdefghijklmnop', tier: 'pro' }, { key: 'short-key', tier: 'free' }]);
@@ -31,6 +31,9 @@ t.test('normalizeAddress', async (t) => {
   t.equal(normalizeAddress('0000:0000:0000:0000:0000:ffff:7f00:0001'), '127.0.0.1');
   t.equal(normalizeAddress('::ffff:10.1.2.3'), '10.1.2.3');
   t.equal(normalizeAddress('0000:0000:0000:0000:0000:0000:0000:0001'), '0000:0000:0000:0000:0000:0000:0000:0001');
+  t.equal(normalizeAddress('0000:0000:0000:0000:0000:ffff:0a01:0203'), '10.1.2.3', 'uWS long form');
+  t.equal(normalizeAddress('2001:DB8::1'), '2001:db8::1', 'IPv6 in lower case');
+  t.equal(normalizeAddress('unknown'), 'unknown', 'not an address: left as is (never trusted)');
 });
 
 t.test('ClientIpResolver believes X-Forwarded-For only from trusted proxies', async (t) => {
@@ -43,4 +46,20 @@ t.test('ClientIpResolver believes X-Forwarded-For only from trusted proxies', as
   t.equal(trusting.resolve('10.0.0.5', ''), '10.0.0.5');
   t.equal(trusting.resolve('10.0.0.5', 'garbage'), '10.0.0.5');
   t.equal(trusting.resolve('0000:0000:0000:0000:0000:ffff:0a00:0005', '1.2.3.4'), '1.2.3.4');
+  t.equal(trusting.resolve('10.0.0.2', '6.6.6.6, 203.0.113.7, 10.0.0.9'), '203.0.113.7', 'a chain of trusted proxies is skipped');
+  t.equal(trusting.resolve('10.0.0.2', '10.0.0.5,10.0.0.9'), '10.0.0.5', 'all hops are proxies: the leftmost is the origin');
+  t.equal(trusting.resolve('10.0.0.2', 'garbage, 10.0.0.9'), '10.0.0.2', 'an unparsable hop: the socket peer');
+  t.equal(trusting.resolve('10.0.0.2', '::ffff:203.0.113.7'), '203.0.113.7', 'a mapped hop');
+  const v6 = new ClientIpResolver(['2001:db8:ff::/48', '::1']);
+  t.equal(v6.resolve('::1', '2001:db8::7'), '2001:db8::7');
+  t.equal(v6.resolve('::1', '2001:db8::7, 2001:db8:ff:1::9'), '2001:db8::7', 'a trusted IPv6 range');
+});
+
+t.test('limit key: IPv4 as is, IPv6 by /64', async (t) => {
+  t.equal(limitKeyForIp('203.0.113.7'), '203.0.113.7');
+  t.equal(limitKeyForIp('2001:db8:1:2:aaaa::1'), '2001:db8:1:2::/64');
+  t.equal(limitKeyForIp('2001:db8:1:2:bbbb:cccc:dddd:eeee'), '2001:db8:1:2::/64');
+  t.equal(limitKeyForIp('2001:db8::1'), '2001:db8:0:0::/64');
+  t.equal(limitKeyForIp('::1'), '0:0:0:0::/64');
+  t.equal(limitKeyForIp('2001:0db8:0001:0002:0000:0000:0000:0001'), '2001:db8:1:2::/64', 'uWS long form');
 });

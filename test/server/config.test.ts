@@ -52,7 +52,9 @@ t.test('every bad variable is named, all at once', async (t) => {
   t.throws(() => loadConfig({ API_KEYS: 'dup-key:pro,dup-key:free' }), /API_KEYS.*twice/);
   t.throws(() => loadConfig({ API_KEYS: 'a key:pro' }), /API_KEYS/);
   t.throws(() => loadConfig({ API_KEYS: 'k:gold' }), /API_KEYS.*free, pro, team, scale, unlimited/);
-  t.notMatch(String((() => { try { loadConfig({ API_KEYS: 'supersecretvalue:gold' }); } catch (e) { return (e as Error).message; } })()), 'supersecretvalue', 'a key is never echoed whole');
+  const refused = t.throws(() => loadConfig({ API_KEYS: 'supersecretvalue:gold' }), /API_KEYS/) as unknown as Error;
+  t.match(refused.message, 'supe', 'the message names the entry by its first characters');
+  t.notMatch(refused.message, 'supersecretvalue', 'a key is never echoed whole');
 });
 
 t.test('the server refuses to start on a bad value, naming the variable', async (t) => {

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import t, { type Test } from 'tap';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { REQUEST_SCHEMAS } from '../../server/contracts/request-schemas.js';
 import { startWebServer } from './helpers.js';
 
 const KEY = 'openapi-test-key-0001';
@@ -95,6 +97,20 @@ t.test('the document: OpenAPI 3.1, strict schemas, every $ref resolves, served o
       await answer.arrayBuffer();
     }
   }
+});
+
+t.test('the document is valid against the OpenAPI 3.1 schema', async (t) => {
+  const validator = new Validator();
+  const result = await validator.validate(structuredClone(doc));
+  t.equal(validator.version, '3.1');
+  t.ok(result.valid, 'valid OpenAPI 3.1', result.valid ? {} : { errors: result.errors });
+  const broken = structuredClone(doc);
+  broken.paths['/v1/repair'].post.responses = 'none';
+  t.notOk((await new Validator().validate(broken)).valid, 'the validator does refuse a broken document');
+});
+
+t.test('the request schemas are the ones the server validates with', async (t) => {
+  for (const [name, schema] of Object.entries(REQUEST_SCHEMAS)) t.same(doc.components.schemas[name], schema, name);
 });
 
 t.test('batch repair, envelope contract', async (t) => {

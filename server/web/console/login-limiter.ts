@@ -12,7 +12,7 @@
 //     only IPs the owner has signed in from (`knownIpMs`) may still try, so spreading guesses over
 //     many addresses ends while the owner keeps signing in from home.
 // All tables are bounded; the oldest entries go first.
-import { limitKeyForIp } from '../../accounts/client-ip.js';
+import { limitKeyForIp } from '../../http/client-ip.js';
 import { systemClock, type Clock } from '../../accounts/clock.js';
 import { AttemptWindows } from './attempt-windows.js';
 

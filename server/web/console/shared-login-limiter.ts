@@ -5,7 +5,7 @@
 // is unreachable the node's own in-memory limiter decides, so sign-ins never wait on a dead store
 // and are still limited per node.
 import type { Redis } from 'ioredis';
-import { limitKeyForIp } from '../../accounts/client-ip.js';
+import { limitKeyForIp } from '../../http/client-ip.js';
 import type { StoreHealth } from '../../cluster/store-health.js';
 import { LOGIN_LIMIT_DEFAULTS, LoginLimiter, type LoginLimiterOptions, type SignInLimit } from './login-limiter.js';
 

@@ -1,9 +1,10 @@
-// Drives one server with autocannon and measures what the table needs. Latencies come from
+// Drives one server with autocannon (every bench that loads a server over HTTP uses this one) and
+// measures what the tables need. Latencies come from
 // autocannon's per-response events (fractional ms; its own histogram has 1 ms resolution) and
 // every answer is classified from its body, because the envelope contract answers errors such as
 // SERVICE_UNAVAILABLE with HTTP 200: counting statuses would call a refusal a success.
 import { createRequire } from 'node:module';
-import type { Server } from './processes.js';
+import type { ServerProcess } from './server-process.js';
 
 /** What an answer says: repaired, refused because the queue is full, or anything else. */
 export type Outcome = 'ok' | 'unavailable' | 'failed';
@@ -36,6 +37,8 @@ export interface LoadSpec {
   pipelining: number;
   seconds: number;
   warmupSeconds: number;
+  /** Requests a second offered in all (autocannon's overallRate); unset, as many as the server takes. */
+  overallRate?: number;
   /**
    * Pause after the warm-up (default 1 s): its connections close with requests still queued or
    * sessions open, and the measurement should not start with the server still busy on them.
@@ -125,6 +128,7 @@ function options(spec: LoadSpec, seconds: number, record: boolean): Record<strin
     connections: spec.connections,
     pipelining: spec.pipelining,
     duration: seconds,
+    ...(spec.overallRate === undefined ? {} : { overallRate: spec.overallRate }),
     requests: spec.requests.map((request, index) => toAutocannonRequest(request, index, record)),
   };
 }
@@ -144,7 +148,10 @@ async function drive(instance: AutocannonInstance): Promise<AutocannonResult> {
   }
 }
 
-export async function runLoad(server: Server, spec: LoadSpec): Promise<LoadStats> {
+/** What a run reads of its target: one server, or several measured as one (their CPU summed). */
+export type LoadTarget = Pick<ServerProcess, 'url' | 'cpuSeconds' | 'exited'>;
+
+export async function runLoad(server: LoadTarget, spec: LoadSpec): Promise<LoadStats> {
   if (spec.warmupSeconds > 0) await drive(autocannon(options(spec, spec.warmupSeconds, false)));
   if (spec.warmupSeconds > 0) await new Promise((resolve) => setTimeout(resolve, spec.settleMs ?? DEFAULT_SETTLE_MS));
   recorded = 0;

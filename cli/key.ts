@@ -1,7 +1,7 @@
-// `npm run key -- create --tier pro [--name x]` | `list` | `revoke <prefix-or-id>`.
-// The operator's key tool. It writes the storage the server reads (server/accounts/open-storage.ts:
-// PostgreSQL with DATABASE_URL, else the SQLite file in DATA_DIR, default ./data); running servers
-// pick changes up within a second. `create` prints the key as the last
+// `jsonmend key create --tier pro [--name x]` | `list` | `revoke <prefix-or-id>` (`npm run key --`
+// runs the same). The operator's key tool. It writes the storage the server reads
+// (server/accounts/open-storage.ts: PostgreSQL with DATABASE_URL, else the SQLite file in DATA_DIR,
+// default ./data); running servers pick changes up within a second. `create` prints the key as the last
 // line of its output, and that is the only time the key is ever shown.
 import { parseArgs } from 'node:util';
 import { displayPrefix, generateApiKey, hashApiKey, newKeyId } from '../server/accounts/api-key.js';
@@ -10,9 +10,10 @@ import { openStorage } from '../server/accounts/open-storage.js';
 import type { StoredKey } from '../server/accounts/storage.js';
 
 const USAGE = `usage:
-  npm run key -- create --tier <${TIER_NAMES.join('|')}> [--name <name>]
-  npm run key -- list
-  npm run key -- revoke <prefix-or-id>
+  jsonmend key create --tier <${TIER_NAMES.join('|')}> [--name <name>]
+  jsonmend key list
+  jsonmend key revoke <prefix-or-id>
+(\`npm run key -- <command>\` is the same)
 environment: DATABASE_URL (PostgreSQL), else DATA_DIR (default ./data)`;
 
 class UsageError extends Error {}
@@ -28,7 +29,7 @@ function table(keys: readonly StoredKey[]): string {
   return [header, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
 
-async function run(argv: string[], dataDir: string, databaseUrl: string | undefined): Promise<void> {
+async function run(argv: string[], dataDir: string, databaseUrl: string | undefined): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -67,27 +68,30 @@ async function run(argv: string[], dataDir: string, databaseUrl: string | undefi
         console.log(`Revoked ${revoked.prefix} (${revoked.id}); a running server refuses it within a second.`);
       } else if (matches.length === 0) {
         console.error(`No active key has the prefix or id "${target}".`);
-        process.exitCode = 1;
+        return 1;
       } else {
         console.error(`"${target}" matches ${matches.length} active keys; revoke one by id:\n${table(matches)}`);
-        process.exitCode = 1;
+        return 1;
       }
     }
+    return 0;
   } finally {
     await storage.close();
   }
 }
 
-try {
-  await run(process.argv.slice(2), process.env['DATA_DIR']?.trim() || './data', process.env['DATABASE_URL']?.trim() || undefined);
-} catch (error) {
-  const message = (error as Error).message;
-  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    if (message) console.error(`key: ${message}`);
-    console.error(USAGE);
-    process.exitCode = 2;
-  } else {
+/** Runs `jsonmend key …`; resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv, process.env['DATA_DIR']?.trim() || './data', process.env['DATABASE_URL']?.trim() || undefined);
+  } catch (error) {
+    const message = (error as Error).message;
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      if (message) console.error(`key: ${message}`);
+      console.error(USAGE);
+      return 2;
+    }
     console.error(`key: ${message}`);
-    process.exitCode = 1;
+    return 1;
   }
 }

@@ -1,0 +1,134 @@
+// `jsonmend repair [FILE]`: the engine in this process (no server), the repaired JSON on stdout.
+// Exit codes are for scripts: 0 repaired, 1 nothing could be repaired (or the schema not met),
+// 2 repaired below --min-confidence (the JSON is still printed), 64 bad usage or unreadable input,
+// 74 the output could not be written (the sysexits.h codes EX_USAGE and EX_IOERR).
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { repair } from '../engine/index.js';
+import type { Confidence, Mode, RepairResponse } from '../engine/index.js';
+
+export const EXIT_UNREPAIRABLE = 1;
+export const EXIT_LOW_CONFIDENCE = 2;
+export const EXIT_USAGE = 64;
+export const EXIT_OUTPUT = 74;
+
+const RANK: Record<string, number> = { low: 1, medium: 2, high: 3 };
+
+class UsageError extends Error {}
+
+function readText(file: string | undefined): string {
+  try {
+    // fd 0 reads stdin whether it is a pipe, a file or a terminal.
+    return readFileSync(file ?? 0, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file ?? 'stdin'}: ${(error as Error).message}`);
+  }
+}
+
+function readSchema(file: string): unknown {
+  const text = readText(file);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--schema ${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+interface Invocation {
+  file: string | undefined;
+  schema: unknown;
+  mode: Mode | undefined;
+  pretty: boolean;
+  report: boolean;
+  minConfidence: Confidence | undefined;
+}
+
+function readArgs(argv: string[]): Invocation {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      schema: { type: 'string' },
+      mode: { type: 'string' },
+      pretty: { type: 'boolean' },
+      report: { type: 'boolean' },
+      'min-confidence': { type: 'string' },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError('repair takes at most one FILE (none: stdin)');
+  const mode = values.mode;
+  if (mode !== undefined && mode !== 'strict' && mode !== 'lenient') throw new UsageError(`--mode must be strict or lenient, not "${mode}"`);
+  const min = values['min-confidence'];
+  if (min !== undefined && RANK[min] === undefined) throw new UsageError(`--min-confidence must be high, medium or low, not "${min}"`);
+  return {
+    file: positionals[0] === '-' ? undefined : positionals[0],
+    schema: values.schema === undefined ? undefined : readSchema(values.schema),
+    mode,
+    pretty: values.pretty === true,
+    report: values.report === true,
+    minConfidence: min as Confidence | undefined,
+  };
+}
+
+/** The envelope as the service sends it: `compact_code` is the compact contract's, never shown here. */
+function envelopeText(response: RepairResponse, indent: number): string {
+  return JSON.stringify(response, (key, value) => (key === 'compact_code' ? undefined : value), indent);
+}
+
+/** Runs `jsonmend repair …`; resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let invocation: Invocation;
+  let text: string;
+  try {
+    invocation = readArgs(argv);
+    text = readText(invocation.file);
+  } catch (error) {
+    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`jsonmend repair: ${(error as Error).message}\n${usage ? 'see jsonmend --help\n' : ''}`);
+    return EXIT_USAGE;
+  }
+  const response = repair(text, { schema: invocation.schema, mode: invocation.mode });
+  const indent = invocation.pretty ? 2 : 0;
+  let output: string;
+  try {
+    output = invocation.report ? envelopeText(response, indent) : JSON.stringify(response.repaired, null, indent);
+  } catch (error) {
+    // A value nested thousands of levels deep overflows JSON.stringify (the service answers the same).
+    if (!(error instanceof RangeError)) throw error;
+    process.stderr.write('jsonmend repair: UNRECOVERABLE_SYNTAX_ERROR: the JSON nests too deeply to be written out.\n');
+    return EXIT_UNREPAIRABLE;
+  }
+  if (!response.success) {
+    if (invocation.report) await write(output); // the errors follow on stderr whatever happens to stdout
+    for (const e of response.metadata.errors) {
+      process.stderr.write(`jsonmend repair: ${e.code}: ${e.message}${e.field === undefined ? '' : ` (at ${e.field})`}${e.suggestion === undefined ? '' : ` ${e.suggestion}`}\n`);
+    }
+    return EXIT_UNREPAIRABLE;
+  }
+  const failed = await write(output);
+  if (failed !== null) {
+    process.stderr.write(`jsonmend repair: cannot write the output: ${failed.message}\n`);
+    return EXIT_OUTPUT;
+  }
+  const confidence = response.metadata.confidence;
+  const min = invocation.minConfidence;
+  if (min !== undefined && (RANK[confidence] ?? 0) < RANK[min]!) {
+    process.stderr.write(`jsonmend repair: confidence ${confidence} is below --min-confidence ${min}\n`);
+    return EXIT_LOW_CONFIDENCE;
+  }
+  return 0;
+}
+
+/**
+ * Writes to stdout and waits for it to drain, so a large output is not cut when the process exits.
+ * A reader that stops early (`| head`) closes the pipe: that is its choice, not a failure. Any other
+ * write error (a full disk) is returned.
+ */
+function write(text: string): Promise<Error | null> {
+  return new Promise((resolve) => {
+    const settle = (error: NodeJS.ErrnoException | null | undefined): void => resolve(error == null || error.code === 'EPIPE' ? null : error);
+    // Both report a failed write: the callback, then the stream's 'error' (unhandled, it would crash).
+    process.stdout.once('error', settle);
+    process.stdout.write(text + '\n', settle);
+  });
+}

@@ -1,0 +1,98 @@
+// A push must cost its chunk, not the buffer, with the default options (`buffered` echoed). Counted,
+// not timed: while the pushes run, the string builtins the engine can copy characters with are
+// wrapped to add up the characters they produce (or, for JSON.parse, read). Rejoining the buffer on
+// every push makes that sum grow with the square of the document; reading each chunk a bounded
+// number of times keeps it a small multiple of the document's length.
+import t, { type Test } from 'tap';
+import { createStream, type StreamOptions } from '../../engine/index.js';
+import { makeDocument } from '../../bench/stream/document.js';
+
+
+type Method = (this: unknown, ...args: unknown[]) => unknown;
+
+/** Runs `work` with the copying builtins counted; returns the characters they materialised. */
+function charactersCopied(work: () => void): number {
+  let chars = 0;
+  const wrapped: Array<[object, string, Method]> = [
+    [Array.prototype, 'join', Array.prototype.join as Method],
+    [String.prototype, 'slice', String.prototype.slice as Method],
+    [String.prototype, 'substring', String.prototype.substring as Method],
+    [String.prototype, 'concat', String.prototype.concat as Method],
+    [String.prototype, 'trim', String.prototype.trim as Method],
+    [String.prototype, 'trimStart', String.prototype.trimStart as Method],
+    [String.prototype, 'trimEnd', String.prototype.trimEnd as Method],
+  ];
+  const parse = JSON.parse;
+  for (const [owner, name, original] of wrapped) {
+    Object.defineProperty(owner, name, {
+      configurable: true,
+      writable: true,
+      value: function (this: unknown, ...args: unknown[]) {
+        const out = original.apply(this, args) as string;
+        chars += out.length;
+        return out;
+      },
+    });
+  }
+  JSON.parse = (text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+    chars += text.length;
+    return parse(text, reviver);
+  };
+  try {
+    work();
+  } finally {
+    for (const [owner, name, original] of wrapped) {
+      Object.defineProperty(owner, name, { configurable: true, writable: true, value: original });
+    }
+    JSON.parse = parse;
+  }
+  return chars;
+}
+
+/** The characters copied while `doc` is pushed in chunks of `size` (cut beforehand). */
+function pushWork(t: Test, doc: string, options: StreamOptions, size: number): number {
+  const chunks: string[] = [];
+  for (let i = 0; i < doc.length; i += size) chunks.push(doc.slice(i, i + size));
+  const stream = createStream(options);
+  let last: string | undefined;
+  const chars = charactersCopied(() => {
+    for (const chunk of chunks) last = stream.push(chunk).buffered;
+  });
+  // The state still carries the whole buffer, exactly.
+  if (options.echoBuffer !== false) t.equal(last, doc, 'the last state echoes the whole buffer');
+  return chars;
+}
+
+const shapes: Record<string, (bytes: number) => string> = {
+  'an array of objects': (bytes) => makeDocument(bytes),
+  'one long string member': (bytes) => JSON.stringify({ content: 'word '.repeat(bytes / 5) }),
+  'a root string': (bytes) => JSON.stringify('word '.repeat(bytes / 5)),
+};
+
+for (const [name, make] of Object.entries(shapes)) {
+  for (const options of [{}, { echoBuffer: false }] as StreamOptions[]) {
+    const label = options.echoBuffer === false ? 'echoBuffer: false' : 'default options';
+    t.test(`${label}: pushing ${name} in 1 KB chunks copies each character a bounded number of times`, async (t) => {
+      const small = make(1 << 17);
+      const large = make(1 << 19);
+      const smallWork = pushWork(t, small, options, 1024);
+      const largeWork = pushWork(t, large, options, 1024);
+      t.ok(smallWork <= 4 * small.length, `${smallWork} characters copied for a ${small.length}-character document`);
+      t.ok(largeWork <= 4 * large.length, `${largeWork} characters copied for a ${large.length}-character document`);
+      t.ok(largeWork <= 5 * smallWork, `4x the document, ${(largeWork / smallWork).toFixed(2)}x the work`);
+    });
+  }
+}
+
+t.test('tiny pushes: the pieces are joined now and then, and the work stays linear', async (t) => {
+  // 4-character pushes: joining the pieces from time to time (so they do not pile up in memory)
+  // copies the buffer, but only after buffer/64 pushes.
+  for (const options of [{}, { echoBuffer: false }] as StreamOptions[]) {
+    const small = makeDocument(1 << 15);
+    const large = makeDocument(1 << 17);
+    const smallWork = pushWork(t, small, options, 4);
+    const largeWork = pushWork(t, large, options, 4);
+    t.ok(largeWork <= 40 * large.length, `${largeWork} characters copied for a ${large.length}-character document`);
+    t.ok(largeWork <= 5 * smallWork, `4x the document, ${(largeWork / smallWork).toFixed(2)}x the work`);
+  }
+});
