@@ -29,8 +29,15 @@ try {
 const logger = new Logger(config.logLevel);
 // Where records live (PostgreSQL with DATABASE_URL, else SQLite in DATA_DIR) and, with REDIS_URL,
 // the limits shared with other nodes (docs/scaling.md "What each store holds").
+// A store that is down fails every reconnect attempt: one log line per store per 10 s is enough.
+const lastStoreError = new Map<string, number>();
 const stores = await openSharedStores(config, {
-  onError: (store, error) => logger.log('warn', `${store} connection error`, { error: error.message }),
+  onError: (store, error) => {
+    const now = performance.now();
+    if (now - (lastStoreError.get(store) ?? -Infinity) < 10_000) return;
+    lastStoreError.set(store, now);
+    logger.log('warn', `${store} connection error`, { error: error.message });
+  },
   onChange: (store, up, error) => logger.log(up ? 'info' : 'error', up ? `${store} is back` : `${store} is down: serving on local fallbacks`,
     up ? {} : { error: (error as Error)?.message ?? String(error) }),
 }).catch((error: unknown) => fatal(`cannot open the accounts database at DATABASE_URL: ${(error as Error).message}`));
