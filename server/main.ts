@@ -33,23 +33,30 @@ if (config.processes > 1 && config.processIndex === undefined) await runPrimary(
 const logger = new Logger(config.logLevel);
 // Where records live (PostgreSQL with DATABASE_URL, else SQLite in DATA_DIR) and, with REDIS_URL,
 // the limits shared with other nodes (docs/scaling.md "What each store holds").
+// A store that is down fails every reconnect attempt: one log line per store per 10 s is enough.
+const lastStoreError = new Map<string, number>();
 const stores = await openSharedStores(config, {
-  onError: (store, error) => logger.log('warn', `${store} connection error`, { error: error.message }),
+  onError: (store, error) => {
+    const now = performance.now();
+    if (now - (lastStoreError.get(store) ?? -Infinity) < 10_000) return;
+    lastStoreError.set(store, now);
+    logger.log('warn', `${store} connection error`, { error: error.message });
+  },
   onChange: (store, up, error) => logger.log(up ? 'info' : 'error', up ? `${store} is back` : `${store} is down: serving on local fallbacks`,
     up ? {} : { error: (error as Error)?.message ?? String(error) }),
-}).catch((error: unknown) => fatal(config.databaseUrl === undefined
-  ? `cannot open the accounts database in DATA_DIR (${config.dataDir}): ${(error as Error).message}`
-  : `cannot open the accounts database at DATABASE_URL: ${(error as Error).message}`));
+}).catch((error: unknown) => fatal(`cannot open the accounts database at DATABASE_URL: ${(error as Error).message}`));
 // Accounts: keys, limits and quotas served from memory; storage written in the background.
 const accounts = await Accounts.open({
   dataDir: config.dataDir,
   apiKeys: config.apiKeys,
   demoLimitPerHour: config.demoLimitPerHour,
-  ...(stores.opened.kind === 'postgres' ? { storage: stores.opened.storage } : {}),
+  ...(stores.storage === undefined ? {} : { storage: stores.storage }),
   ...(stores.limiter === undefined ? {} : { limiter: stores.limiter }),
   ...(stores.demo === undefined ? {} : { demo: stores.demo }),
   onError: (error) => logger.log('error', 'accounts background task failed', { error: (error as Error)?.message ?? String(error) }),
-}).catch((error: unknown) => fatal(`cannot open the accounts database (${stores.opened.where}): ${(error as Error).message}`));
+}).catch((error: unknown) => fatal(stores.storage === undefined
+  ? `cannot open the accounts database in DATA_DIR (${config.dataDir}): ${(error as Error).message}`
+  : `cannot open the accounts database at DATABASE_URL: ${(error as Error).message}`));
 accounts.start();
 if (accounts.seeded.length > 0) {
   logger.log('info', 'API_KEYS seeded', { keys: accounts.seeded.map((s) => `${s.prefix}…:${s.outcome}`).join(', ') });

@@ -9,7 +9,7 @@ import type { TierName } from './key-record.js';
 import { KEYS_CHANNEL, migratePostgres } from './pg-migrations.js';
 import { PgSession } from './pg-session.js';
 import type {
-  AccountsStorage, LastUsed, MetadataRow, NewKey, SeedOutcome, StoredKey, StoredUser, UsageDelta,
+  AccountsStorage, LastUsed, MetadataRow, NewKey, SeedOutcome, StoredKey, StoredUser, UsageDelta, UserKeyLimits,
 } from './storage.js';
 
 interface KeyRow {
@@ -111,13 +111,15 @@ export class PostgresStorage implements AccountsStorage {
     });
   }
 
-  createUserKey(key: NewKey & { userId: string }, maxActive: number): Promise<StoredKey | null> {
+  createUserKey(key: NewKey & { userId: string }, limits: UserKeyLimits): Promise<StoredKey | 'active-limit' | 'day-limit'> {
     return this.#tx(async (c) => {
       // The user's row lock serialises key changes of one user across every node.
       await c.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [key.userId]);
-      const { rows: [active] } = await c.query<{ n: string }>(
-        'SELECT count(*) AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL', [key.userId]);
-      if (Number(active!.n) >= maxActive) return null;
+      const { rows: [n] } = await c.query<{ active: string; today: string }>(
+        `SELECT count(*) FILTER (WHERE revoked_at IS NULL) AS active, count(*) FILTER (WHERE created_at > $2) AS today
+         FROM api_keys WHERE user_id = $1`, [key.userId, key.createdAt - limits.dayMs]);
+      if (Number(n!.active) >= limits.maxActive) return 'active-limit';
+      if (Number(n!.today) >= limits.maxPerDay) return 'day-limit';
       const { rows } = await c.query<KeyRow>(INSERT_KEY, keyParams(key));
       await c.query(BUMP);
       return toKey(rows[0]!);

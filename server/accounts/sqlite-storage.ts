@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { makeDataDir } from './data-dir.js';
 import { migrate } from './migrations.js';
 import type {
-  AccountsStorage, LastUsed, MetadataRow, NewKey, SeedOutcome, StoredKey, StoredUser, UsageDelta,
+  AccountsStorage, LastUsed, MetadataRow, NewKey, SeedOutcome, StoredKey, StoredUser, UsageDelta, UserKeyLimits,
 } from './storage.js';
 import type { TierName } from './key-record.js';
 
@@ -82,6 +82,7 @@ export class SqliteStorage implements AccountsStorage {
       setTier: db.prepare('UPDATE api_keys SET tier = ? WHERE id = ?'),
       listKeys: db.prepare('SELECT * FROM api_keys ORDER BY created_at, id'),
       activeByUser: db.prepare('SELECT count(*) FROM api_keys WHERE user_id = ? AND revoked_at IS NULL').pluck(),
+      madeByUserSince: db.prepare('SELECT count(*) FROM api_keys WHERE user_id = ? AND created_at > ?').pluck(),
       keysByUser: db.prepare('SELECT * FROM api_keys WHERE user_id = ? ORDER BY created_at, id'),
       prefixExists: db.prepare('SELECT EXISTS (SELECT 1 FROM api_keys WHERE prefix = ?)').pluck(),
       activeKeys: db.prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL'),
@@ -108,11 +109,12 @@ export class SqliteStorage implements AccountsStorage {
         s.insertKey.run({ ...k, userId: k.userId ?? null });
         s.bumpVersion.run();
       }),
-      createUserKey: db.transaction((k: NewKey & { userId: string }, maxActive: number): boolean => {
-        if ((s.activeByUser.get(k.userId) as number) >= maxActive) return false;
+      createUserKey: db.transaction((k: NewKey & { userId: string }, limits: UserKeyLimits): 'active-limit' | 'day-limit' | null => {
+        if ((s.activeByUser.get(k.userId) as number) >= limits.maxActive) return 'active-limit';
+        if ((s.madeByUserSince.get(k.userId, k.createdAt - limits.dayMs) as number) >= limits.maxPerDay) return 'day-limit';
         s.insertKey.run(k);
         s.bumpVersion.run();
-        return true;
+        return null;
       }),
       seedKey: db.transaction((k: NewKey): SeedOutcome => {
         const existing = s.keyByHash.get(k.hash) as KeyRow | undefined;
@@ -163,10 +165,10 @@ export class SqliteStorage implements AccountsStorage {
     return toKey(this.#s.keyById.get(key.id) as KeyRow);
   }
 
-  async createUserKey(key: NewKey & { userId: string }, maxActive: number): Promise<StoredKey | null> {
-    // IMMEDIATE: the count and the insert hold the write lock together, across processes too.
-    if (!this.#tx.createUserKey.immediate(key, maxActive)) return null;
-    return toKey(this.#s.keyById.get(key.id) as KeyRow);
+  async createUserKey(key: NewKey & { userId: string }, limits: UserKeyLimits): Promise<StoredKey | 'active-limit' | 'day-limit'> {
+    // IMMEDIATE: the counts and the insert hold the write lock together, across processes too.
+    const refused = this.#tx.createUserKey.immediate(key, limits);
+    return refused ?? toKey(this.#s.keyById.get(key.id) as KeyRow);
   }
 
   async seedKey(key: NewKey): Promise<SeedOutcome> {

@@ -29,6 +29,8 @@ export interface NewKey {
 
 export type SeedOutcome = 'inserted' | 'updated' | 'unchanged' | 'revoked';
 
+export interface UserKeyLimits { maxActive: number; maxPerDay: number; dayMs: number }
+
 export interface UsageDelta { keyId: string; month: string; count: number }
 export interface LastUsed { keyId: string; at: number }
 
@@ -55,10 +57,11 @@ export interface AccountsStorage {
   // keys
   createKey(key: NewKey): Promise<StoredKey>;
   /**
-   * A user's key, created only while the user has fewer than `maxActive` unrevoked keys: null when
-   * at the limit. One transaction, so the limit holds for concurrent calls on any node.
+   * A user's key, created only while the user has fewer than `maxActive` unrevoked keys and made
+   * fewer than `maxPerDay` in the `dayMs` before `key.createdAt`; otherwise which limit refused it.
+   * One transaction, so the limits hold for concurrent calls on any node.
    */
-  createUserKey(key: NewKey & { userId: string }, maxActive: number): Promise<StoredKey | null>;
+  createUserKey(key: NewKey & { userId: string }, limits: UserKeyLimits): Promise<StoredKey | 'active-limit' | 'day-limit'>;
   /** API_KEYS seeding: insert, or update the tier of the key with this hash. Never un-revokes. */
   seedKey(key: NewKey): Promise<SeedOutcome>;
   listKeys(): Promise<StoredKey[]>;

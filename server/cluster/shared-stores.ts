@@ -5,7 +5,8 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../accounts/clock.js';
 import type { DemoRateLimiter } from '../accounts/demo-limiter.js';
-import { openStorage, type OpenedStorage } from '../accounts/open-storage.js';
+import { openStorage } from '../accounts/open-storage.js';
+import type { AccountsStorage } from '../accounts/storage.js';
 import type { PostgresStorage } from '../accounts/postgres-storage.js';
 import type { KeyRateLimiter } from '../accounts/rate-limiter.js';
 import type { Config } from '../config/load-config.js';
@@ -15,7 +16,8 @@ import { SharedRateLimiter } from './shared-rate-limiter.js';
 import { StoreHealth, StoreStatus } from './store-health.js';
 
 export interface SharedStores {
-  readonly opened: OpenedStorage;
+  /** PostgreSQL with DATABASE_URL; undefined = the accounts layer opens its SQLite file itself (with its writer thread). */
+  readonly storage: AccountsStorage | undefined;
   readonly redis: Redis | undefined;
   readonly redisHealth: StoreHealth | undefined;
   readonly status: StoreStatus;
@@ -39,9 +41,11 @@ type Settings = Pick<Config, 'dataDir' | 'databaseUrl' | 'redisUrl' | 'nodeId' |
 export async function openSharedStores(config: Settings, options: SharedStoresOptions): Promise<SharedStores> {
   const clock = options.clock ?? systemClock;
   const onChange = options.onChange ?? (() => {});
-  const opened = await openStorage(config, { onError: (error) => options.onError('postgres', error), name: `jsonmend:${config.nodeId}` });
   const stores: StoreHealth[] = [];
-  if (opened.kind === 'postgres') {
+  let storage: AccountsStorage | undefined;
+  if (config.databaseUrl !== undefined) {
+    const opened = await openStorage(config, { onError: (error) => options.onError('postgres', error), name: `jsonmend:${config.nodeId}` });
+    storage = opened.storage;
     const pool = (opened.storage as PostgresStorage).pool;
     stores.push(new StoreHealth('postgres', () => pool.query('SELECT 1'), { intervalMs: 1_000, onChange: (up, e) => onChange('postgres', up, e) }));
   }
@@ -61,7 +65,7 @@ export async function openSharedStores(config: Settings, options: SharedStoresOp
   }
   for (const s of stores) s.start();
   return {
-    opened, redis, redisHealth, status: new StoreStatus(stores), limiter, demo,
+    storage, redis, redisHealth, status: new StoreStatus(stores), limiter, demo,
     async close() {
       for (const s of stores) s.close();
       redis?.disconnect();

@@ -1,8 +1,8 @@
 // The web console over two nodes sharing Redis and PostgreSQL: a browser signed in through one node
 // is signed in on the other (sessions in Redis, CSRF tokens signed with a key from CLUSTER_SECRET),
-// signing out on one ends it on both, the 5-key cap holds when both nodes create keys at once, a
-// console-made key works on the other node at once, and the sign-in backoff and sign-up limit count
-// attempts on both nodes.
+// signing out on one ends it on both, the 5-key cap and 10-a-day limit hold when both nodes create
+// keys at once, a console-made key works on the other node at once, and the sign-in backoff and
+// sign-up limit count attempts on both nodes.
 import t from 'tap';
 import { ConsoleClient } from '../web/helpers.js';
 import { repairAs } from '../accounts/http-helpers.js';
@@ -54,6 +54,21 @@ t.test('the 5-key cap holds when both nodes create keys at once', async (t) => {
   t.same(statuses, [201, 201, 201, 201, 201, 409, 409, 409], 'five created, three refused');
   t.ok(answers.filter((x) => x.status === 409).every((x) => x.body.error.code === 'KEY_LIMIT_REACHED'));
   t.equal(cluster.pg!.query(`SELECT count(*) FROM api_keys k JOIN users u ON u.id = k.user_id WHERE u.email = 'dave@example.com' AND k.revoked_at IS NULL`).trim(), '5');
+});
+
+t.test('the 10-keys-a-day limit holds when both nodes create keys at once', async (t) => {
+  const onA = new ConsoleClient(a.url, from('10.7.0.4'));
+  await onA.start();
+  t.equal((await onA.send('POST', 'signup', { email: 'frank@example.com', password: PASSWORD })).status, 201);
+  for (let i = 0; i < 8; i++) {
+    const made = await onA.send('POST', 'keys', { name: `r${i}` });
+    t.equal(made.status, 201);
+    t.equal((await onA.send('POST', 'keys/revoke', { id: made.body.record.id })).status, 200);
+  }
+  const onB = via(b.url, onA);
+  const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? onA : onB).send('POST', 'keys', { name: `d${i}` })));
+  t.same(answers.map((x) => x.status).sort(), [201, 201, 429, 429, 429, 429], 'two more today, whichever node');
+  t.ok(answers.filter((x) => x.status === 429).every((x) => x.body.error.code === 'KEY_CREATION_LIMIT'));
 });
 
 t.test('sign-in backoff and the sign-up limit hold over both nodes', async (t) => {

@@ -4,6 +4,7 @@
 // PostgreSQL was away is written when it returns.
 import t from 'tap';
 import { errorCodeOf, msUntil, newKey, repairAs, usageOf } from '../accounts/http-helpers.js';
+import { ConsoleClient } from '../web/helpers.js';
 import { health, metricsOf, startCluster } from './cluster-helpers.js';
 
 const PRO = newKey();
@@ -71,6 +72,11 @@ t.test('Redis killed and restarted empty: served meanwhile, recovered after', as
   await redis.stop();
   const slowest = await served(t, PRO, 10, 'compact');
   t.ok(slowest < 500, `slowest request ${slowest.toFixed(0)} ms while Redis is down`);
+  // Console sessions live in Redis only: a signed-in call is a retryable 503, not a 500 or a hang.
+  const console = await fetch(`${a.url}/console/api/session`, { headers: { cookie: `jm_sid=${'s'.repeat(43)}` } });
+  t.equal(console.status, 503, 'console: 503 while Redis is down');
+  t.match(await console.json(), { error: { code: 'BUSY' } });
+  t.equal(console.headers.get('retry-after'), '2');
   for (const node of [a, b]) t.ok(await msUntil(2_000, () => degradedBy(node.url, 'redis')) < 2_000, `${node.url} degraded: redis`);
   await redis.start();
   for (const node of [a, b]) {
@@ -93,6 +99,11 @@ t.test('PostgreSQL stopped: served, degraded, and the usage counted meanwhile is
     t.ok(slowest < 500, `slowest request ${slowest.toFixed(0)} ms while PostgreSQL is down`);
     for (const node of [a, b]) t.ok(await msUntil(3_000, () => degradedBy(node.url, 'postgres')) < 3_000, `${node.url} degraded: postgres`);
     t.match(await metricsOf(b.url), /jsonmend_store_up\{store="postgres"\} 0/);
+    const client = new ConsoleClient(b.url);
+    await client.start();
+    const signin = await client.send('POST', 'signin', { email: 'nobody@example.com', password: 'correct horse battery' });
+    t.equal(signin.status, 503, 'console sign-in: 503 BUSY while PostgreSQL is down');
+    t.equal(signin.body.error.code, 'BUSY');
   } finally {
     pg.start();
   }

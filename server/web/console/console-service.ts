@@ -47,6 +47,15 @@ const DAY_MS = 86_400_000;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 const KEY_NAME = /^[^\p{Cc}\p{Cf}]{1,64}$/u;
 
+const keysMadeToday = (keys: readonly StoredKey[], now: number): StoredKey[] => keys.filter((k) => k.createdAt > now - DAY_MS);
+
+/** KEY_CREATION_LIMIT, free again when the oldest key made in the last day is a day old. */
+function dayLimit(keys: readonly StoredKey[], now: number): ConsoleFailure {
+  const today = keysMadeToday(keys, now);
+  const oldest = today.length === 0 ? now : Math.min(...today.map((k) => k.createdAt));
+  return consoleFailure('KEY_CREATION_LIMIT', undefined, Math.max(1, Math.ceil((oldest + DAY_MS - now) / 1000)));
+}
+
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 const fail = <T>(failure: ConsoleFailure): Result<T> => ({ ok: false, failure });
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -144,24 +153,20 @@ export class ConsoleService {
     return this.#locked(session.userId, async () => {
       const { storage, keys } = this.#accounts;
       const owned = await storage.listKeysByUser(session.userId);
-      // Checked here for the answer's precedence; createUserKey below holds the cap across nodes.
+      // Checked here for the answer's precedence and wait; createUserKey below holds both limits
+      // in one transaction, across nodes too.
       if (owned.filter((k) => k.revokedAt === null).length >= MAX_ACTIVE_KEYS) return fail(consoleFailure('KEY_LIMIT_REACHED'));
       const now = this.#clock.now();
-      const today = owned.filter((k) => k.createdAt > now - DAY_MS);
-      if (today.length >= MAX_KEYS_PER_DAY) {
-        // Free again when the oldest of them is a day old.
-        const wait = Math.max(1, Math.ceil((Math.min(...today.map((k) => k.createdAt)) + DAY_MS - now) / 1000));
-        return fail(consoleFailure('KEY_CREATION_LIMIT', undefined, wait));
-      }
+      if (keysMadeToday(owned, now).length >= MAX_KEYS_PER_DAY) return fail(dayLimit(owned, now));
       // Display prefixes stay unique, as the CLI keeps them, so `key revoke <prefix>` names one key.
       let key = generateApiKey();
       while (await storage.keyPrefixExists(displayPrefix(key))) key = generateApiKey();
-      // The count and the insert are one transaction: the limit holds across nodes too.
       const stored = await storage.createUserKey({
         id: newKeyId(), hash: hashApiKey(key), prefix: displayPrefix(key), name, tier: CONSOLE_TIER,
         userId: session.userId, createdAt: this.#clock.now(),
-      }, MAX_ACTIVE_KEYS);
-      if (stored === null) return fail(consoleFailure('KEY_LIMIT_REACHED'));
+      }, { maxActive: MAX_ACTIVE_KEYS, maxPerDay: MAX_KEYS_PER_DAY, dayMs: DAY_MS });
+      if (stored === 'active-limit') return fail(consoleFailure('KEY_LIMIT_REACHED'));
+      if (stored === 'day-limit') return fail(dayLimit(await storage.listKeysByUser(session.userId), this.#clock.now()));
       await keys.refresh(); // usable at once, not after the next 500 ms probe
       return ok({ key, record: keyView(stored) });
     });
