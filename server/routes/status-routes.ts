@@ -1,6 +1,7 @@
 // GET /health and GET /metrics, answered at once from in-memory state. With METRICS_TOKEN set,
-// /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; /health shows the public its status only
-// (what a load balancer needs) and the details (version, backend, pool) to that bearer alone.
+// /metrics needs `Authorization: Bearer <METRICS_TOKEN>`, and /health shows the public its status
+// only (what a load balancer needs), its details (version, backend, pool) to that bearer alone.
+// Unset, both stay open as the operator interface has them (docs/operations.md).
 import { makeError } from '../../engine/error-codes.js';
 import { OperatorToken } from '../auth/operator-token.js';
 import { fallbackContract } from '../contracts/contract.js';
@@ -41,7 +42,8 @@ export function statusRoutes(ctx: HttpContext, pool: RepairPool, metrics: Metric
   });
   const health = (authorization: string): SimpleAnswer => {
     const draining = ctx.lifecycle.draining;
-    const body = token.presentedIn(authorization) ? details(draining) : draining ? PUBLIC_DRAINING : PUBLIC_OK;
+    const detailed = !token.configured || token.presentedIn(authorization);
+    const body = detailed ? details(draining) : draining ? PUBLIC_DRAINING : PUBLIC_OK;
     // 503 while draining tells a load balancer to stop sending before the process exits.
     return { status: draining ? 503 : 200, contentType: JSON_TYPE, body, headers: null };
   };
