@@ -92,7 +92,7 @@ process.stdout.write(JSON.stringify({
 }) + '\n');
 
 if (config.metricsToken === null) {
-  server.logger.log('info', 'METRICS_TOKEN is not set: GET /metrics is open to anyone who can reach the port');
+  server.logger.log('info', 'METRICS_TOKEN is not set: GET /metrics and the details of /health are open to anyone who can reach the port');
 }
 
 let signalled = false;

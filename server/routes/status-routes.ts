@@ -1,6 +1,7 @@
 // GET /health and GET /metrics, answered at once from in-memory state. With METRICS_TOKEN set,
-// /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; /health shows the public its status only
-// (what a load balancer needs) and the details (version, backend, pool) to that bearer alone.
+// /metrics needs `Authorization: Bearer <METRICS_TOKEN>`, and /health shows the public its status
+// only (what a load balancer needs), its details (version, backend, pool) to that bearer alone.
+// Unset, both stay open as the operator interface has them (docs/operations.md).
 import { makeError } from '../../engine/error-codes.js';
 import { OperatorToken } from '../auth/operator-token.js';
 import { fallbackContract } from '../contracts/contract.js';
@@ -45,10 +46,11 @@ export function statusRoutes(ctx: HttpContext, pool: RepairPool, metrics: Metric
     const draining = ctx.lifecycle.draining;
     // A shared store that does not answer leaves the node serving on local fallbacks: still 200
     // (a balancer keeps sending), but `degraded` names the store, for everyone (a store's name
-    // tells nothing about the service); its details go to the token's bearer.
+    // tells nothing about the service); its details go to the token's bearer
+    // (to everyone while METRICS_TOKEN is unset: the operator interface's /health).
     const down = stores?.down() ?? [];
     let body: string;
-    if (token.presentedIn(authorization)) body = details(draining, down);
+    if (!token.configured || token.presentedIn(authorization)) body = details(draining, down);
     else if (draining) body = PUBLIC_DRAINING;
     else body = down.length === 0 ? PUBLIC_OK : JSON.stringify({ status: 'degraded', degraded: down });
     // 503 while draining tells a load balancer to stop sending before the process exits.

@@ -138,7 +138,7 @@ export const SCHEMAS: Record<string, object> = {
   }),
   Health: {
     type: 'object',
-    description: 'The public sees `status` alone; the other fields are shown only with `Authorization: Bearer <METRICS_TOKEN>`.',
+    description: 'With METRICS_TOKEN set on the server, the public sees `status` alone and the other fields go only to `Authorization: Bearer <METRICS_TOKEN>`.',
     required: ['status'],
     properties: {
       status: { type: 'string', enum: ['ok', 'degraded', 'draining'], description: 'degraded: a shared store (REDIS_URL, DATABASE_URL) does not answer; still serving on local fallbacks.' },

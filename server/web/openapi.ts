@@ -132,8 +132,8 @@ export const OPENAPI_DOCUMENT = {
       get: {
         operationId: 'health',
         tags: ['operations'],
-        summary: 'Liveness; version and pool state for the METRICS_TOKEN bearer',
-        description: 'Anyone gets `{"status": "ok"}` (503 `draining` during shutdown). With `Authorization: Bearer <METRICS_TOKEN>` the answer adds the version, uWS backend, contract setting, uptime, requests in flight and pool state.',
+        summary: 'Liveness and pool state',
+        description: 'Status, version, uWS backend, contract setting, uptime, requests in flight and pool state (503 `draining` during shutdown). When the server has METRICS_TOKEN set, only `Authorization: Bearer <METRICS_TOKEN>` gets the details; anyone else gets `{"status": "ok"}`.',
         security: [{}, { metricsToken: [] }],
         responses: {
           '200': { description: 'Serving (status ok, or degraded while a shared store is down).', headers: REQUEST_ID, content: json(ref('Health')) },

@@ -5,7 +5,7 @@
 import { connect } from 'node:net';
 import t from 'tap';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
-import { KEY, type Assert, assertHealthy, postHead, rawExchange, rssMb, sleep, unexpectedStderr } from './helpers.js';
+import { KEY, type Assert, assertHealthy, healthStatus, postHead, rawExchange, rssMb, sleep, unexpectedStderr } from './helpers.js';
 
 const server = await startServer(t, {
   API_KEYS: `${KEY}:unlimited`,
@@ -34,7 +34,7 @@ const OK = 'jsonmend_requests_total{route="repair",outcome="ok"}';
 async function assertSettled(t: Assert, label: string): Promise<void> {
   let inflight = -1;
   for (let i = 0; i < 40 && inflight !== 0; i++) {
-    inflight = await metric('jsonmend_inflight_requests');
+    inflight = (await healthStatus(server.url)).body.inflightRequests;
     if (inflight !== 0) await sleep(50);
   }
   t.equal(inflight, 0, `${label}: no request left in flight`);

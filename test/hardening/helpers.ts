@@ -83,12 +83,11 @@ export async function assertHealthy(t: Assert, url: string, label: string): Prom
   t.equal(body.status, 'ok', `${label}: status ok`);
 }
 
-/** Waits until every pool worker is alive again (a crashed or stopped one is replaced): /metrics, open without METRICS_TOKEN. */
+/** Waits until every pool worker is alive again (a crashed or stopped one is replaced). */
 export async function waitForThreads(url: string, threads: number, withinMs = 15_000): Promise<boolean> {
   const until = performance.now() + withinMs;
   while (performance.now() < until) {
-    const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
-    if (text.includes(`\njsonmend_pool_threads ${threads}\n`)) return true;
+    if ((await healthStatus(url)).body.pool.threads === threads) return true;
     await new Promise((r) => setTimeout(r, 50));
   }
   return false;

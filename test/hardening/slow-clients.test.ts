@@ -88,7 +88,8 @@ t.test('slowloris headers and bodies, idle and non-reading connections are close
   }
   t.comment(`server RSS: ${rssBefore.toFixed(0)} MB before, ${peakRss.toFixed(0)} MB at most while held, ${rssMb(server.child.pid!).toFixed(0)} MB after`);
   await sleep(200);
-  t.equal(await metric('jsonmend_inflight_requests'), 0, 'no request left in flight (nothing leaked)');
+  const health = await healthStatus(server.url);
+  t.equal(health.body.inflightRequests, 0, 'no request left in flight (nothing leaked)');
   const aborted = (await metric('jsonmend_requests_total{route="repair",outcome="aborted"}')) - abortedBefore;
   t.equal(aborted, 30, 'each half-sent body was counted as aborted once');
   await assertHealthy(t, server.url, 'after the slow clients');

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { totalmem } from 'node:os';
 import { bodyLimitFor, ConfigError, DEFAULTS, defaultStreamBufferBudget, loadConfig } from '../../server/config/load-config.js';
-import { bearer, expectRefusal, startServer } from '../helpers/start-server.js';
+import { expectRefusal, startServer } from '../helpers/start-server.js';
 
 t.test('defaults', async (t) => {
   const config = loadConfig({});
@@ -77,12 +77,11 @@ t.test('uWS fallback: refused unless UWS_ALLOW_FALLBACK=1, then reported by /hea
   const refused = await expectRefusal({ UWS_USE_FALLBACK: '1' });
   t.not(refused.code, 0);
   t.match(refused.stderr, /UWS_ALLOW_FALLBACK=1/);
-  const METRICS_TOKEN = 'config-metrics-token-000001';
-  const server = await startServer(t, { UWS_USE_FALLBACK: '1', UWS_ALLOW_FALLBACK: '1', METRICS_TOKEN });
-  const health = await (await fetch(`${server.url}/health`, { headers: bearer(METRICS_TOKEN) })).json();
+  const server = await startServer(t, { UWS_USE_FALLBACK: '1', UWS_ALLOW_FALLBACK: '1' });
+  const health = await (await fetch(`${server.url}/health`)).json();
   t.equal(health.uws, 'fallback');
-  const native = await startServer(t, { METRICS_TOKEN });
-  t.equal((await (await fetch(`${native.url}/health`, { headers: bearer(METRICS_TOKEN) })).json()).uws, 'native');
+  const native = await startServer(t, {});
+  t.equal((await (await fetch(`${native.url}/health`)).json()).uws, 'native');
 });
 
 t.test('a DATA_DIR that cannot be created stops the start at once, naming it', async (t) => {
