@@ -1,9 +1,33 @@
 // The shape of a model's reply around its JSON, judged once over the whole text before or after
 // the scanner's single pass (batch only: a stream's finalize is repair() of its whole buffer, so both
 // answer alike): a fenced answer after prose that holds brackets of its own, and — when the scan
-// found no root — the reply read again: an unclosed <think> block, a fragment read as prose,
-// members whose `{` is missing, a scalar answer after prose.
-import { Scanner } from './scanner/scanner.js';
+// found no root, or a doubtful one — the reply read again: an unclosed <think> block, a fragment
+// read as prose, members whose `{` is missing, a scalar answer after prose. Each pass is told how
+// to read prose (ProsePolicy) and reports what it saw (ProseReport); nothing else of the scanner's
+// state is touched here.
+import { FIRST_READING, type ProsePolicy, Scanner } from './scanner/scanner.js';
+
+/**
+ * The reply read once, and again where its shape says the first reading missed the answer: the
+ * scanner whose roots are the answer (repair.ts concludes from it).
+ */
+export function readReply(input: string): Scanner {
+  const fenceStart = fencedAnswerStart(input);
+  const first = scan(input, { ...FIRST_READING, proseUntil: fenceStart });
+  const reread = first.roots.length === 0 ? rereadWithoutRoot(first, input, fenceStart) : rereadPastLineFragment(first, input, fenceStart);
+  return reread ?? first;
+}
+
+/**
+ * A pass over input[from, end) under `policy`, reporting positions in the whole input. The prose
+ * before `from`, when it is dropped, is recorded first at `leadingTextAt`.
+ */
+function scan(input: string, policy: ProsePolicy, from = 0, end = input.length, leadingTextAt = -1): Scanner {
+  const scanner = new Scanner(policy, from);
+  if (leadingTextAt >= 0) scanner.log.record('stripped_leading_text', leadingTextAt);
+  scanner.feed(from === 0 && end === input.length ? input : input.slice(from, end), true);
+  return scanner;
+}
 
 const FENCE_TAG = /^(json[c5]?|javascript|js)?$/i;
 // A scalar that ends the reply (a period may follow), after a colon or alone on its line: the answer
@@ -22,7 +46,7 @@ const MEMBER_LINE = /^[ \t]*"[^"\\\n]{1,200}"[ \t]*:[ \t]*(?:["'{[\d-]|true\b|fa
  * counts, and only a JSON-tagged one or an untagged one whose content opens with `{` or `[`: a
  * ```bash block after the JSON is not an answer. -1 when no such fence.
  */
-export function fencedAnswerStart(text: string): number {
+function fencedAnswerStart(text: string): number {
   const a = firstNonBlank(text, 0);
   const first = text.charCodeAt(a);
   if (first === 0x7b || first === 0x5b || first === 0x22 || first === 0x27 || first === 0x60) return -1; // { [ " ' `
@@ -51,17 +75,15 @@ export function fencedAnswerStart(text: string): number {
  * - Otherwise members may follow the prose without their `{` (membersAnswer), or a scalar may end
  *   the reply (scalarAnswer).
  */
-export function rereadWithoutRoot(first: Scanner, input: string, fenceStart: number): Scanner | null {
-  if (first.thinkUnclosed) {
-    const again = new Scanner();
-    again.base = first.thinkBodyAt;
-    again.proseUntil = fenceStart;
+function rereadWithoutRoot(first: Scanner, input: string, fenceStart: number): Scanner | null {
+  const seen = first.report;
+  if (seen.thinkUnclosed) {
     // repair: the opening tag and the reasoning before the JSON are dropped
-    again.log.record('stripped_leading_text', first.thinkAt);
-    again.feed(input.slice(first.thinkBodyAt), true);
+    const again = scan(input, { ...FIRST_READING, proseUntil: fenceStart }, seen.thinkBodyAt, input.length, seen.thinkAt);
     if (again.roots.length > 0) return again;
   }
-  if (first.skippedFragment) return rescan(input, fenceStart, FRAGMENTS_ARE_JSON);
+  // The only JSON was a fragment read as prose: read it as JSON.
+  if (seen.skippedFragment) return scan(input, { ...FIRST_READING, proseUntil: fenceStart, inlineFragmentsAreProse: false });
   return first.tooDeep ? null : membersAnswer(input) ?? scalarAnswer(input);
 }
 
@@ -75,10 +97,7 @@ function membersAnswer(input: string): Scanner | null {
   if (member === null || member.index === 0) return null;
   const at = member.index + member[0].indexOf('"');
   // repair: prose before members whose `{` is missing is dropped
-  const answer = new Scanner();
-  answer.base = at;
-  answer.log.record('stripped_leading_text', firstNonBlank(input, 0));
-  answer.feed(input.slice(at), true);
+  const answer = scan(input, FIRST_READING, at, input.length, firstNonBlank(input, 0));
   return answer.roots.length > 0 && !answer.tooDeep ? answer : null;
 }
 
@@ -96,26 +115,13 @@ function firstNonBlank(text: string, k: number): number {
  * such fragments as prose, and the reread stands if it finds a root: the JSON that starts a line of
  * its own is the answer. Null when the first scan stands.
  */
-export function rereadPastLineFragment(first: Scanner, input: string, fenceStart: number): Scanner | null {
-  if (!first.lineFragmentRoot) return null;
+function rereadPastLineFragment(first: Scanner, input: string, fenceStart: number): Scanner | null {
+  if (!first.report.lineFragmentRoot) return null;
   const roots = first.roots;
   const otherKindFollows = roots.length > 1 && Array.isArray(roots[0]) !== Array.isArray(roots[1]);
   if (!otherKindFollows && !first.log.hasGuess()) return null;
-  const again = rescan(input, fenceStart, LINE_FRAGMENTS_ARE_PROSE);
+  const again = scan(input, { ...FIRST_READING, proseUntil: fenceStart, lineFragmentsAreProse: true });
   return again.roots.length > 0 ? again : null;
-}
-
-const FRAGMENTS_ARE_JSON = 0;
-const LINE_FRAGMENTS_ARE_PROSE = 1;
-
-/** The whole reply scanned again with one of scan-prose.ts's fragment rules turned around. */
-function rescan(input: string, fenceStart: number, rule: typeof FRAGMENTS_ARE_JSON | typeof LINE_FRAGMENTS_ARE_PROSE): Scanner {
-  const again = new Scanner();
-  again.proseUntil = fenceStart;
-  if (rule === FRAGMENTS_ARE_JSON) again.proseFragments = false;
-  else again.proseLineFragments = true;
-  again.feed(input, true);
-  return again;
 }
 
 /**
@@ -130,10 +136,7 @@ function scalarAnswer(input: string): Scanner | null {
   const at = input.length - scalar[0].length + scalar[0].indexOf(scalar[1]!);
   const end = at + scalar[1]!.length;
   // repair: prose before a scalar answer (`The answer is: 42`, `Result:\ntrue`) is dropped
-  const answer = new Scanner();
-  answer.base = at;
-  answer.log.record('stripped_leading_text', 0);
-  answer.feed(input.slice(at, end), true);
+  const answer = scan(input, FIRST_READING, at, end, 0);
   // repair: a period after it is dropped
   if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end);
   return answer.roots.length > 0 ? answer : null;

@@ -8,7 +8,8 @@
 import { hex4At } from './char-codes.js';
 import { KIND } from './repair-log.js';
 import { proseRunsToQuote } from './scan-string.js';
-import { AFTER_VALUE, COLON, type Frame, KEY, type Scanner, VALUE } from './scanner.js';
+import { AFTER_VALUE, COLON, type Frame, KEY, VALUE } from './phases.js';
+import type { Scanner } from './scanner.js';
 
 export function fastLane(s: Scanner): void {
   const text = s.text;

@@ -2,7 +2,8 @@
 // quotes; a missing closing quote. Runs between escapes are copied as one slice, never per character.
 // A string may span many pieces of a stream: its text so far waits in `strParts`.
 import { closingQuote, endsBareValue, endsStringBefore, hex4At, hexValue, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
-import { AFTER_ROOT, AFTER_VALUE, COLON, type Scanner } from './scanner.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON } from './phases.js';
+import type { Scanner } from './scanner.js';
 
 export function startString(s: Scanner, open: number, isKey: boolean, i: number): void {
   if (open === 0x27) { // '

@@ -1,7 +1,8 @@
 // Unquoted tokens: numbers (with their malformed and truncated forms), literals (JSON, Python,
 // NaN/Infinity, undefined), and bare words taken as strings — keys or values.
 import { endsBareValue, endsWord, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
-import { AFTER_VALUE, COLON, ROOT_START, type Scanner } from './scanner.js';
+import { AFTER_VALUE, COLON, ROOT_START } from './phases.js';
+import type { Scanner } from './scanner.js';
 
 const NOT_NUMBER = 0;
 const VALID = 1;

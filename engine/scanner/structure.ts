@@ -3,7 +3,10 @@
 // returns false only when the window ends before it can decide.
 import { inlineFragmentEnd, proseNoteEnd } from './scan-prose.js';
 import { isQuote } from './char-codes.js';
-import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE, type Scanner } from './scanner.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE } from './phases.js';
+import { startString } from './scan-string.js';
+import { scanKeyWord, scanValueWord } from './scan-word.js';
+import type { Scanner } from './scanner.js';
 
 export function expectValue(s: Scanner, c: number): boolean {
   const i = s.i;
@@ -22,7 +25,7 @@ export function expectValue(s: Scanner, c: number): boolean {
       s.open(true, i);
       return true;
     case 0x22: case 0x27: case 0x201c: case 0x201d: case 0x2018: case 0x2019: // " ' “ ” ‘ ’
-      s.startString(c, false, i);
+      startString(s, c, false, i);
       return true;
     case 0x2c: { // ,
       const top = s.stack[s.stack.length - 1];
@@ -45,7 +48,7 @@ export function expectValue(s: Scanner, c: number): boolean {
       return closeBracket(s, c === 0x5d, i);
     case 0x2e: // .
       if (isEllipsis(s, i)) return skipEllipsis(s, i);
-      return s.scanValueWord();
+      return scanValueWord(s);
     case 0x60: // `
       return backtick(s, i, false);
     case 0x3a: case 0x29: case 0x28: case 0x3b: case 0x2b: // : ) ( ; +
@@ -54,7 +57,7 @@ export function expectValue(s: Scanner, c: number): boolean {
       s.i = i + 1;
       return true;
     default:
-      return s.scanValueWord();
+      return scanValueWord(s);
   }
 }
 
@@ -66,10 +69,10 @@ export function expectKey(s: Scanner, c: number): boolean {
       return closeBracket(s, c === 0x5d, i);
     case 0x22: // "
       if (knownKey(s, i)) return true;
-      s.startString(c, true, i);
+      startString(s, c, true, i);
       return true;
     case 0x27: case 0x201c: case 0x201d: case 0x2018: case 0x2019: // ' “ ” ‘ ’
-      s.startString(c, true, i);
+      startString(s, c, true, i);
       return true;
     case 0x2c: // ,
       // repair: a comma with no member before it (`{,"a":1}`, `{"a":1,,"b":2}`) is dropped
@@ -78,7 +81,7 @@ export function expectKey(s: Scanner, c: number): boolean {
       return true;
     case 0x2e: // .
       if (isEllipsis(s, i)) return skipEllipsis(s, i);
-      return s.scanKeyWord();
+      return scanKeyWord(s);
     case 0x60: // `
       return backtick(s, i, true);
     case 0x7b: case 0x5b: { // { [
@@ -101,7 +104,7 @@ export function expectKey(s: Scanner, c: number): boolean {
       s.i = i + 1;
       return true;
     default:
-      return s.scanKeyWord();
+      return scanKeyWord(s);
   }
 }
 
@@ -399,7 +402,7 @@ function skipEllipsis(s: Scanner, i: number): boolean {
 function backtick(s: Scanner, i: number, isKey: boolean): boolean {
   const f = s.fenceAt(i);
   if (f !== 0) return fence(s, i);
-  s.startString(0x60, isKey, i);
+  startString(s, 0x60, isKey, i);
   return true;
 }
 
