@@ -5,6 +5,7 @@
 // read as prose, members whose `{` is missing, a scalar answer after prose. Each pass is told how
 // to read prose (ProsePolicy) and reports what it saw (ProseReport); nothing else of the scanner's
 // state is touched here.
+import { holdsJsonValue } from './scanner/scan-prose.js';
 import { FIRST_READING, type ProsePolicy, Scanner } from './scanner/scanner.js';
 
 /**
@@ -24,7 +25,10 @@ export function readReply(input: string): Scanner {
  */
 function scan(input: string, policy: ProsePolicy, from = 0, end = input.length, leadingTextAt = -1): Scanner {
   const scanner = new Scanner(policy, from);
-  if (leadingTextAt >= 0) scanner.log.record('stripped_leading_text', leadingTextAt);
+  if (leadingTextAt >= 0) {
+    if (holdsJsonValue(input, leadingTextAt, from)) scanner.log.doubt('stripped_leading_text', leadingTextAt, 'medium');
+    else scanner.log.record('stripped_leading_text', leadingTextAt);
+  }
   scanner.feed(from === 0 && end === input.length ? input : input.slice(from, end), true);
   return scanner;
 }
@@ -37,6 +41,11 @@ const YAML_LINE = /^[ \t]*[\w-]+:[ \t]*\S/gm;
 const FINAL_SCALAR = /(?:[:\n][ \t]*)(-?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|true|false|null|True|False|None|"[^"\\\n]{0,200}")[ \t]*\.?\s*$/;
 // A line that starts with a quoted name, a colon and the start of a JSON value: a member of an
 // object whose `{` the reply left out (`Here:\n"name": "A",\n"age": 3`).
+// A line that starts with two members whose names are bare, the first with a JSON value (`name:
+// "John", age: 30`; not `Note: this is fine, really: ok`).
+const BARE_MEMBERS_LINE = /^[ \t]*[A-Za-z_$][\w$]*[ \t]*:[ \t]*(?:["'{[\d-]|true\b|false\b|null\b|True\b|False\b|None\b)[^\n:]*?,[ \t]*[A-Za-z_$][\w$]*[ \t]*:[ \t]*\S/m;
+// The end of a line of members before the last one's value: `, age: `.
+const MEMBER_BEFORE = /,[ \t]*[A-Za-z_$][\w$]*[ \t]*:[ \t]*$/;
 const MEMBER_LINE = /^[ \t]*"[^"\\\n]{1,200}"[ \t]*:[ \t]*(?:["'{[\d-]|true\b|false\b|null\b)/m;
 
 /**
@@ -84,7 +93,7 @@ function rereadWithoutRoot(first: Scanner, input: string, fenceStart: number): S
   }
   // The only JSON was a fragment read as prose: read it as JSON.
   if (seen.skippedFragment) return scan(input, { ...FIRST_READING, proseUntil: fenceStart, inlineFragmentsAreProse: false });
-  return first.tooDeep ? null : membersAnswer(input) ?? scalarAnswer(input);
+  return first.tooDeep ? null : membersAnswer(input) ?? bareMembersAnswer(input) ?? scalarAnswer(input);
 }
 
 /**
@@ -99,6 +108,31 @@ function membersAnswer(input: string): Scanner | null {
   // repair: prose before members whose `{` is missing is dropped
   const answer = scan(input, FIRST_READING, at, input.length, firstNonBlank(input, 0));
   return answer.roots.length > 0 && !answer.tooDeep ? answer : null;
+}
+
+/**
+ * A scanner that has read a line of members with bare names as one object (`name: "John", age:
+ * 30`, `Result:\nid: 7, label: "x"`: the model left out the braces and the quotes), or null when
+ * no line holds two such members. Only that line is read: the lines after it are not members.
+ */
+function bareMembersAnswer(input: string): Scanner | null {
+  const line = BARE_MEMBERS_LINE.exec(input);
+  if (line === null) return null;
+  const at = line.index + line[0].length - line[0].trimStart().length;
+  let end = input.indexOf('\n', at);
+  if (end < 0) end = input.length;
+  const answer = new Scanner(FIRST_READING, at - 1);
+  if (at > 0) {
+    // repair: prose before the members is dropped
+    answer.log.record('stripped_leading_text', firstNonBlank(input, 0));
+  }
+  // repair: the `{` the members need is supplied — a reading, not a certainty: medium
+  answer.log.record('inserted_missing_opening_bracket', at);
+  answer.feed(`{${input.slice(at, end)}`, true);
+  // repair: text after the members' line is dropped
+  if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end + 1);
+  const value = answer.roots[0];
+  return answer.roots.length === 1 && !answer.tooDeep && value !== null && typeof value === 'object' && Object.keys(value).length >= 2 ? answer : null;
 }
 
 /** Index of the first character from k above U+0020 (text.length when none). */
@@ -135,8 +169,11 @@ function scalarAnswer(input: string): Scanner | null {
   if (scalar === null || !/[A-Za-z]/.test(tail.slice(0, scalar.index + 1)) || (tail.match(YAML_LINE)?.length ?? 0) >= 2) return null;
   const at = input.length - scalar[0].length + scalar[0].indexOf(scalar[1]!);
   const end = at + scalar[1]!.length;
-  // repair: prose before a scalar answer (`The answer is: 42`, `Result:\ntrue`) is dropped
+  // repair: prose before a scalar answer (`The answer is: 42`, `Result:\ntrue`) is dropped; when the
+  // scalar is the last of several members on its line (`name: Alice, age: 30`), the others were
+  // data: low confidence
   const answer = scan(input, FIRST_READING, at, end, 0);
+  if (MEMBER_BEFORE.test(input.slice(input.lastIndexOf('\n', at) + 1, at))) answer.log.doubt('stripped_leading_text', 0, 'low');
   // repair: a period after it is dropped
   if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end);
   return answer.roots.length > 0 ? answer : null;

@@ -32,4 +32,6 @@ export interface Frame {
   members: number;
   /** Names taken from the key memo: when every member's was, the memo still describes this object. */
   memoHits: number;
+  /** An object the writer opened with `[` (scan-string.ts fixContainerAround): `]` closes it. */
+  bracketed: boolean;
 }

@@ -111,8 +111,10 @@ function skipProse(s: Scanner): boolean {
     return true;
   }
   if (s.proseHasText) {
-    // repair: prose before the JSON is dropped
-    s.log.record('stripped_leading_text', s.proseStart);
+    // repair: prose before the JSON is dropped; when it holds a JSON value of its own (`First:
+    // {"a": 1} and second: {"a": 2}`), the answer was chosen among values: medium confidence
+    if (holdsJsonValue(text, Math.max(0, s.proseStart - s.base), i)) s.log.doubt('stripped_leading_text', s.proseStart, 'medium');
+    else s.log.record('stripped_leading_text', s.proseStart);
     s.proseHasText = false;
   }
   s.prose = false;
@@ -125,6 +127,49 @@ function skipProse(s: Scanner): boolean {
 }
 
 const FRAGMENT_MAX = 80;
+const VALUE_SEARCH_MAX = 4096;
+
+/**
+ * Whether text[from, to) — prose dropped around the answer — holds a JSON value of its own: a
+ * bracketed run that JSON.parse reads as an object with a member or an array of two or more
+ * elements or of a container (`{"a": 2}`, `[1, 2]`; not a citation `[1]`, a placeholder `{name}`
+ * or `{}`). Dropping one means the answer was chosen among values (docs/repairs.md, "Several
+ * values"). Only the first VALUE_SEARCH_MAX characters are looked at.
+ */
+export function holdsJsonValue(text: string, from: number, to: number): boolean {
+  const end = Math.min(to, text.length, from + VALUE_SEARCH_MAX);
+  for (let i = from; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x7b && c !== 0x5b) continue; // { [
+    const close = bracketEnd(text, i, end);
+    if (close < 0) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text.slice(i, close + 1));
+    } catch {
+      continue;
+    }
+    if (Array.isArray(value) ? value.length > 1 || (value.length === 1 && value[0] !== null && typeof value[0] === 'object') : Object.keys(value as object).length > 0) return true;
+    i = close;
+  }
+  return false;
+}
+
+/** The index of the closer that balances the bracket at i (strings skipped), or -1 before `end`. */
+function bracketEnd(text: string, i: number, end: number): number {
+  let depth = 0;
+  let quoted = false;
+  for (let j = i; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (quoted) {
+      if (c === 0x5c) j++; // \
+      else if (c === 0x22) quoted = false; // "
+    } else if (c === 0x22) quoted = true; // "
+    else if (c === 0x7b || c === 0x5b) depth++; // { [
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return j; // } ]
+  }
+  return -1;
+}
 
 /**
  * Around the JSON, a short bracketed fragment that opens and closes on one line and is followed on
@@ -338,7 +383,7 @@ function rootScalar(s: Scanner, i: number): number {
   const text = s.text;
   const len = text.length;
   const c = text.charCodeAt(i);
-  if (!(isDigit(c) || c === 0x2d || c === 0x2e || (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) return 0; // digit - . letter
+  if (!(isDigit(c) || c === 0x2d || c === 0x2b || c === 0x2e || (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) return 0; // digit - + . letter
   let j = i;
   while (j < len && !endsWord(text.charCodeAt(j))) j++;
   let k = j;
@@ -349,7 +394,7 @@ function rootScalar(s: Scanner, i: number): number {
     if (f !== 0x2c && f !== 0x60 && f !== 0x3b && !(s.jsonp && f === 0x29)) return 0; // , ` ; )
   }
   const word = text.slice(i, j);
-  if (/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d*)?$/.test(word) && !/^-?0\d/.test(word)) return 1;
+  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d*)?$/.test(word) && !/^[-+]?0\d/.test(word)) return 1; // `+42`: its sign is dropped (expectValue)
   if (/^(true|false|null|none|NaN|-?Infinity|undefined)$/i.test(word)) return 1;
   if (j >= len && word.length > 0) {
     // cut at the end: `tru`, `-`

@@ -10,7 +10,7 @@ import { isJsonWhitespace, isOtherWhitespace, isWordChar } from './char-codes.js
 import { KIND, RepairLog } from './repair-log.js';
 import { codeUnitsOf } from './code-units.js';
 import { fastLane } from './fast-lane.js';
-import { scanProse, scanThink } from './scan-prose.js';
+import { holdsJsonValue, scanProse, scanThink } from './scan-prose.js';
 import { scanString } from './scan-string.js';
 import { afterRoot, afterValue, expectColon, expectKey, expectValue } from './structure.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, KEY, MAX_DEPTH, ROOT_START, THINK, TRAILING, VALUE } from './phases.js';
@@ -328,7 +328,7 @@ export class Scanner {
     const depth = this.stack.length;
     let frame = this.frames[depth];
     if (frame === undefined) {
-      frame = { container, isArray, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0 };
+      frame = { container, isArray, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false };
       this.frames[depth] = frame;
     } else {
       frame.container = container;
@@ -336,6 +336,7 @@ export class Scanner {
       frame.key = undefined;
       frame.members = 0;
       frame.memoHits = 0;
+      frame.bracketed = false;
     }
     this.stack.push(frame);
     this.phase = isArray ? VALUE : KEY;
@@ -406,8 +407,12 @@ export class Scanner {
     return text.charCodeAt(i + 1) === 0x60 && text.charCodeAt(i + 2) === 0x60 ? 1 : 0; // ` `
   }
 
-  /** Skips an opening fence's language tag line. False when the line has not ended yet. */
-  skipFenceLine(i: number): boolean {
+  /**
+   * Skips an opening fence's language tag line. False when the line has not ended yet. `inside`:
+   * the fence opens inside a container (`[```json\n{…}`), whose bracket may or may not belong to
+   * the JSON — a reading chosen, so medium confidence.
+   */
+  skipFenceLine(i: number, inside = false): boolean {
     const text = this.text;
     const len = text.length;
     let j = i + 3;
@@ -416,7 +421,8 @@ export class Scanner {
     while (j < len && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++; // spaces, tabs
     if (j >= len && !this.final) return false;
     // repair: a markdown code fence (```json) around the JSON is removed
-    this.record('removed_markdown_fence', i);
+    if (inside) this.log.doubt('removed_markdown_fence', this.base + i, 'medium');
+    else this.record('removed_markdown_fence', i);
     this.fenced = true;
     this.i = j;
     return true;
@@ -427,8 +433,9 @@ export class Scanner {
     const text = this.text;
     for (let i = this.i; i < text.length; i++) {
       if (!isJsonWhitespace(text.charCodeAt(i))) {
-        // repair: text after the JSON is dropped
-        this.record('stripped_trailing_text', i);
+        // repair: text after the JSON is dropped; medium confidence when it holds a JSON value of its own
+        if (holdsJsonValue(text, i, text.length)) this.log.doubt('stripped_trailing_text', this.base + i, 'medium');
+        else this.record('stripped_trailing_text', i);
         this.trailingReported = true;
         return;
       }

@@ -1,7 +1,7 @@
 // The grammar between tokens: what each character means given what the scanner expects next.
 // Each handler consumes at least one character or changes the phase toward one that will, and
 // returns false only when the window ends before it can decide.
-import { inlineFragmentEnd, proseNoteEnd } from './scan-prose.js';
+import { holdsJsonValue, inlineFragmentEnd, proseNoteEnd } from './scan-prose.js';
 import { isQuote } from './char-codes.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE } from './phases.js';
 import { startString } from './scan-string.js';
@@ -163,8 +163,9 @@ export function expectColon(s: Scanner, c: number): boolean {
       return true;
     }
     default:
-      // repair: `{"a" 1}` gets its colon
-      s.record('inserted_missing_colon', i);
+      // repair: `{"a" 1}` gets its colon; after an empty name (`"" ""`) that reading is a guess
+      if (s.stack[s.stack.length - 1]!.key === '') s.log.doubt('inserted_missing_colon', s.at(i), 'medium');
+      else s.record('inserted_missing_colon', i);
       s.phase = VALUE;
       return true;
   }
@@ -212,8 +213,11 @@ export function afterValue(s: Scanner, c: number): boolean {
       }
       break;
   }
-  // repair: a value follows a value with no comma between (`[1 2]`, `{"a":1 "b":2}`)
-  s.record('inserted_missing_comma', i);
+  // repair: a value follows a value with no comma between (`[1 2]`, `{"a":1 "b":2}`); a string
+  // that opens right at the closing quote of the one before (`"end""…`) may instead be a quote of
+  // that string's text: a reading chosen, medium
+  if (isQuote(c) && i > 0 && isQuote(s.text.charCodeAt(i - 1))) s.log.doubt('inserted_missing_comma', s.at(i), 'medium');
+  else s.record('inserted_missing_comma', i);
   s.phase = top.isArray ? VALUE : KEY;
   s.lastWasString = false;
   return true;
@@ -305,8 +309,12 @@ export function afterRoot(s: Scanner, c: number): boolean {
       return true;
     }
   }
-  // repair: text after the JSON is dropped
-  s.record('stripped_trailing_text', i);
+  // repair: text after the JSON is dropped. A value after the root's comma (`[1, 2], 3]`) was
+  // likely meant to be part of it: low confidence; a JSON value of its own (`{"a": 1} or {"a":
+  // 2}`) means the answer was chosen among values: medium
+  if (s.rootCommaPos >= 0 && startsScalar(s.text, i)) s.log.doubt('stripped_trailing_text', s.at(i), 'low');
+  else if (holdsJsonValue(s.text, i, s.text.length)) s.log.doubt('stripped_trailing_text', s.at(i), 'medium');
+  else s.record('stripped_trailing_text', i);
   s.trailingReported = true;
   s.phase = TRAILING;
   return true;
@@ -329,6 +337,11 @@ function startsScalar(text: string, i: number): boolean {
  */
 function closeBracket(s: Scanner, isArray: boolean, i: number): boolean {
   const stack = s.stack;
+  if (isArray && stack[stack.length - 1]?.bracketed === true) { // the `]` of members written in brackets
+    s.i = i + 1;
+    s.close(undefined, i);
+    return true;
+  }
   let k = stack.length - 1;
   while (k >= 0 && stack[k]!.isArray !== isArray) k--;
   s.i = i + 1;
@@ -363,7 +376,7 @@ function reopenRoot(s: Scanner): boolean {
   // repair: the early closer is dropped
   s.log.record('removed_extra_closing_bracket', s.rootClosePos);
   const names = Object.keys(last);
-  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length, memoHits: 0 });
+  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length, memoHits: 0, bracketed: false });
   s.rootCommaPos = -1;
   s.afterComma = false;
   s.phase = KEY;
@@ -415,7 +428,7 @@ function fence(s: Scanner, i: number): boolean {
     s.i = i + 1;
     return true;
   }
-  if (!s.fenced) return s.skipFenceLine(i); // `{```json\n{...}` — an opening fence inside
+  if (!s.fenced) return s.skipFenceLine(i, true); // `{```json\n{...}` — an opening fence inside
   // repair: the closing fence arrived before the JSON closed; the rest is not JSON
   s.record('removed_markdown_fence', i);
   s.i = i + 3;
