@@ -1,7 +1,8 @@
 // `node dist/scripts/differential.js [--against OTHER/dist/engine/index.js] [--out FILE.jsonl]`:
 // every response of the engine on a reproducible corpus, so that two builds can be compared. The
 // corpus: the peers' test tables, the realistic replies, every cut of the bench's 1 KB reply, cuts
-// of a malformed document, and 60,000 seeded random token strings; each input is repaired as one
+// of a malformed document and of a document broken one way per malformation family
+// (bench/engine/families.ts), and 60,000 seeded random token strings; each input is repaired as one
 // batch and also streamed in 3-character pushes (every push's state and the finalize answer).
 // Alone it prints the corpus size and one digest of all responses (and writes one line per input
 // with --out); with --against it loads a second engine (a copy of another build's dist/) into the
@@ -11,6 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { families } from '../bench/engine/families.js';
 import { generateDocument, llmReply, malformDocument } from '../bench/engine/inputs.js';
 import { createRandom } from '../bench/lib/random.js';
 import * as ours from '../engine/index.js';
@@ -50,6 +52,9 @@ function corpus(): Array<[string, string]> {
   for (let n = 1; n <= reply.length; n++) out.push([`reply cut ${n}`, reply.slice(0, n)]);
   const malformed = malformDocument(generateDocument(6 * 1024)).complete.text;
   for (let n = 1; n <= malformed.length; n += 2) out.push([`malformed cut ${n}`, malformed.slice(0, n)]);
+  for (const family of families(generateDocument(3 * 1024))) {
+    for (let n = 1; n <= family.text.length; n += 5) out.push([`${family.name} cut ${n}`, family.text.slice(0, n)]);
+  }
   const random = createRandom(0xd1ff);
   for (let k = 0; k < Number(values.random); k++) {
     let text = '';
