@@ -67,6 +67,13 @@ const shapes: Record<string, (bytes: number) => string> = {
   'an array of objects': (bytes) => makeDocument(bytes),
   'one long string member': (bytes) => JSON.stringify({ content: 'word '.repeat(bytes / 5) }),
   'a root string': (bytes) => JSON.stringify('word '.repeat(bytes / 5)),
+  // Long tokens the scanner cannot decide until they end: each push must read its chunk, not the token again.
+  'one long bare key': (bytes) => `{${'k'.repeat(bytes)}: 1}`,
+  'one long number': (bytes) => `{"n": ${'1'.repeat(bytes)}}`,
+  'one long unquoted value': (bytes) => `{"v": ${'word '.repeat(bytes / 5)}x}`,
+  'one long block comment': (bytes) => `{"a": 1 /* ${'note '.repeat(bytes / 5)}*/}`,
+  'one long line comment': (bytes) => `{"a": 1 // ${'note '.repeat(bytes / 5)}\n}`,
+  'one long # comment': (bytes) => `{"a": 1 # ${'note '.repeat(bytes / 5)}\n}`,
 };
 
 for (const [name, make] of Object.entries(shapes)) {
