@@ -47,6 +47,7 @@ export interface ProseReport {
 
 /** A held-back token this long or longer waits aside for the piece that can end it (feed). */
 const AWAIT_FROM = 256;
+const ASIDE_JOIN_AT = 64;
 const LINE_COMMENT = 1; // `//` or `#`: ends at a line feed
 const BLOCK_COMMENT = 2; // `/*`: ends at `*/`
 
@@ -162,6 +163,13 @@ export class Scanner {
       if (!pieceCanEnd(this.heldKind, last.charCodeAt(last.length - 1), piece)) {
         this.aside.push(piece);
         this.asideLength += piece.length;
+        // Tiny pieces are joined now and then (as stream.ts does its chunks), so they cost memory
+        // in proportion to their characters; each join comes after asideLength/ASIDE_JOIN_AT pieces.
+        if (this.aside.length > ASIDE_JOIN_AT && this.aside.length * ASIDE_JOIN_AT >= this.asideLength) {
+          const joined = this.aside.join('');
+          this.aside.length = 0;
+          this.aside.push(joined);
+        }
         return;
       }
     }

@@ -103,3 +103,14 @@ t.test('tiny pushes: the pieces are joined now and then, and the work stays line
     t.ok(largeWork <= 5 * smallWork, `4x the document, ${(largeWork / smallWork).toFixed(2)}x the work`);
   }
 });
+
+t.test('tiny pushes into a long held token: the work stays linear', async (t) => {
+  const make = (bytes: number): string => `{${'k'.repeat(bytes)}: 1}`;
+  const small = make(1 << 14);
+  const large = make(1 << 16);
+  const smallWork = pushWork(t, small, {}, 4);
+  const largeWork = pushWork(t, large, {}, 4);
+  // Every state echoes the token's last 256 characters: 64 per character pushed, 4 at a time.
+  t.ok(largeWork <= 100 * large.length, `${largeWork} characters copied for a ${large.length}-character document`);
+  t.ok(largeWork <= 5 * smallWork, `4x the document, ${(largeWork / smallWork).toFixed(2)}x the work`);
+});
