@@ -24,7 +24,7 @@ export interface RepairStream {
   readonly length: number;
 }
 
-/** Longest `incomplete_token` reported for an unfinished string (its tail). */
+/** Longest `incomplete_token` reported for an unfinished string, comment or long token (its tail). */
 const TOKEN_ECHO_MAX = 256;
 
 /**
@@ -83,8 +83,13 @@ class Stream implements RepairStream {
 
   private state(): StreamState {
     const s = this.scanner;
-    const held = s.text.slice(s.i);
-    const heldToken = held.trimStart();
+    // A long held token is echoed as its tail and is not judged by JSON.parse: reading it whole
+    // on every push is what made long tokens quadratic (the scanner keeps its pieces aside).
+    const heldLength = s.text.length - s.i + s.asideLength;
+    const long = !s.inString && (s.comment !== 0 || heldLength > TOKEN_ECHO_MAX);
+    const held = long ? '' : s.text.slice(s.i);
+    const heldToken = s.comment !== 0 ? this.tokenTail(s.commentStart)
+      : long ? this.tokenTail(s.base + s.i) : held.trimStart();
     const depth = s.stack.length;
     // The scanner holds a closing quote back until what follows shows it ends the string (inner
     // quotes: scan-string.ts); where the buffer ends, the string has ended all the same.
@@ -100,7 +105,7 @@ class Stream implements RepairStream {
       if (complete && s.roots.length === 1 && s.phase === AFTER_ROOT && s.rootCommaPos < 0) {
         parseable = true;
         partial = s.roots[0];
-      } else if (s.roots.length === 0 && depth === 0 && (afterQuote !== null || (!s.inString && heldToken.length > 0))) {
+      } else if (s.roots.length === 0 && depth === 0 && (afterQuote !== null || (!s.inString && !long && heldToken.length > 0))) {
         // A scalar root still held back (`12`, `true`, `"text"` with its closing quote in doubt):
         // JSON.parse is the judge. A root string still open cannot parse, so a long one streamed
         // in many pushes is never reread.
@@ -119,7 +124,7 @@ class Stream implements RepairStream {
       partial,
       // undefined: the key is left out of the serialized state (not required by its serializer).
       buffered: this.options.echoBuffer === false ? undefined : this.buffered(),
-      incomplete_token: afterQuote !== null ? '' : s.inString ? this.stringToken() : heldToken,
+      incomplete_token: afterQuote !== null ? '' : s.inString ? this.tokenTail(s.strStart) : heldToken,
       brace_depth: depth,
       in_string: inString,
       expected_next: afterQuote !== null ? closedStringHints(s, afterQuote)
@@ -131,9 +136,9 @@ class Stream implements RepairStream {
     return this.options.echoBuffer !== false ? this.whole : this.chunks.join('');
   }
 
-  /** The unfinished string as sent, from its opening quote (its last TOKEN_ECHO_MAX characters). */
-  private stringToken(): string {
-    const from = Math.max(this.scanner.strStart, this.total - TOKEN_ECHO_MAX);
+  /** The unfinished token as sent, from input offset `start` (its last TOKEN_ECHO_MAX characters). */
+  private tokenTail(start: number): string {
+    const from = Math.max(start, this.total - TOKEN_ECHO_MAX);
     let need = this.total - from;
     let out = '';
     for (let k = this.chunks.length - 1; k >= 0 && need > 0; k--) {

@@ -2,8 +2,9 @@
 // default options (every state carries `buffered`), side by side with one JSON.parse of the whole
 // document in the same run; then the same with `echoBuffer: false`, with a caller that reads every
 // state's `buffered`, and re-parsing the buffer on every push (the quadratic design most
-// partial-JSON libraries use). Targets (default options): all pushes within 30x one JSON.parse,
-// push p99 under 1 ms with 1 MB buffered, 4x the document within 5x the time.
+// partial-JSON libraries use); then one long token of each kind held back until it ends. Targets
+// (default options): all pushes within 30x one JSON.parse, push p99 under 1 ms with 1 MB buffered,
+// 4x the document within 5x the time (the long tokens too).
 import { createStream, type StreamOptions } from '../../engine/index.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -101,6 +102,21 @@ const echoOffMs = median(echoOffRuns.map((r) => r.totalMs));
 const readEveryMs = streamOnce(doc, DEFAULT, true).totalMs;
 const reparseMs = reparsePerPush(doc);
 
+// Long tokens held back until they end: each is one token of the document's size, pushed in 1 KB
+// chunks with the default options, at 1 MB and 4 MB (each push must cost its chunk here too).
+const longTokens: Array<[string, (bytes: number) => string]> = [
+  ['bare key', (bytes) => `{${'k'.repeat(bytes)}: 1}`],
+  ['long number', (bytes) => `{"n": ${'1'.repeat(bytes)}}`],
+  ['unquoted value', (bytes) => `{"v": ${'word '.repeat(bytes / 5)}x}`],
+  ['block comment', (bytes) => `{"a": 1 /* ${'note '.repeat(bytes / 5)}*/}`],
+  ['line comment', (bytes) => `{"a": 1 // ${'note '.repeat(bytes / 5)}\n}`],
+];
+const longRows = longTokens.map(([name, make]) => {
+  const one = streamOnce(make(1 << 20), DEFAULT).totalMs;
+  const four = streamOnce(make(4 << 20), DEFAULT).totalMs;
+  return { name, one, four };
+});
+
 const x = (ms: number): string => `${(ms / parseMs).toFixed(1)}x JSON.parse`;
 const rows = [
   ['document', `${(doc.length / 1e6).toFixed(2)} MB in ${Math.ceil(doc.length / CHUNK)} pushes of 1 KB`, '', ''],
@@ -113,8 +129,12 @@ const rows = [
   ['default, buffered read every push', `${readEveryMs.toFixed(0)} ms`, x(readEveryMs), 'the reader pays each copy'],
   ['re-parse buffer per push', `${reparseMs.toFixed(0)} ms`, x(reparseMs), `${(reparseMs / streamMs).toFixed(0)}x createStream()`],
 ];
+for (const r of longRows) {
+  rows.push([`1 MB ${r.name}, all pushes`, `${r.one.toFixed(2)} ms (4 MB: ${r.four.toFixed(2)} ms)`, x(r.one),
+    r.four <= 5 * r.one ? `pass (4x in ${(r.four / r.one).toFixed(2)}x)` : `FAIL (4x in ${(r.four / r.one).toFixed(2)}x)`]);
+}
 for (const r of rows) console.log(r[0]!.padEnd(34), r[1]!.padEnd(34), r[2]!.padEnd(20), r[3]);
 console.log(JSON.stringify({
   bench: 'stream', parseMs, streamMs, p99PushMs: percentile(allPushes, 99), p99FullPushMs: percentile(fullPushes, 99),
-  stream4Ms, echoOffMs, readEveryMs, reparseMs,
+  stream4Ms, echoOffMs, readEveryMs, reparseMs, longTokens: longRows,
 }));

@@ -15,6 +15,15 @@ export const THINK = 7; // inside a <think> block before the JSON
 export const DONE = 8;
 
 /**
+ * What a stream's held-back token is waiting for, set where a scan reached the window's end inside
+ * it (scanner.ts feed reads it): the pieces that cannot end it are kept aside, not read again.
+ */
+export const HOLD_NONE = 0;
+export const HOLD_KEY = 1; // an unquoted member name (scan-word.ts scanKeyWord)
+export const HOLD_WORD = 2; // a number, literal or word value (scan-word.ts scanValueWord)
+export const HOLD_BARE = 3; // an unquoted value taken as text (scan-word.ts bareValue)
+
+/**
  * Deepest nesting accepted. JSON.stringify (and so every consumer of the result) recurses and
  * overflows somewhere past 4,000 levels on Node 20; no real model output nests past a few dozen.
  */

@@ -1,7 +1,7 @@
 // Unquoted tokens: numbers (with their malformed and truncated forms), literals (JSON, Python,
 // NaN/Infinity, undefined), and bare words taken as strings — keys or values.
 import { endsBareValue, endsWord, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
-import { AFTER_VALUE, COLON, ROOT_START } from './phases.js';
+import { AFTER_VALUE, COLON, HOLD_BARE, HOLD_KEY, HOLD_WORD, ROOT_START } from './phases.js';
 import type { Scanner } from './scanner.js';
 
 const NOT_NUMBER = 0;
@@ -158,7 +158,10 @@ export function scanValueWord(s: Scanner): boolean {
     if (i + 1 < len && i > start && text.charCodeAt(i) === 0x2f && text.charCodeAt(i + 1) !== 0x2f && text.charCodeAt(i + 1) !== 0x2a) i++;
     else break;
   }
-  if (i >= len && !s.final) return false;
+  if (i >= len && !s.final) {
+    s.heldKind = HOLD_WORD;
+    return false;
+  }
   const atEnd = i >= len;
   if (i > start) {
     const form = numberForm(text, start, i);
@@ -356,7 +359,10 @@ function bareValue(s: Scanner, start: number): boolean {
     if (endsBareValue(c)) break;
     if (c === 0x22 && i > start && isJsonWhitespace(text.charCodeAt(i - 1))) break; // ` "`: the next member's name
   }
-  if (i >= len && !s.final) return false;
+  if (i >= len && !s.final) {
+    s.heldKind = HOLD_BARE;
+    return false;
+  }
   let end = i;
   while (end > start && isJsonWhitespace(text.charCodeAt(end - 1))) end--;
   if (end - start > 1 && text.charCodeAt(end - 1) === 0x22) end--; // `foo"`: the opening quote was missing
@@ -417,11 +423,12 @@ export function scanKeyWord(s: Scanner): boolean {
   const start = s.i;
   let i = start;
   for (; i < len; i++) {
-    const c = text.charCodeAt(i);
-    // : , } ] { [ " ' “ ‘ LF CR
-    if (c === 0x3a || c === 0x2c || c === 0x7d || c === 0x5d || c === 0x7b || c === 0x5b || c === 0x22 || c === 0x27 || c === 0x201c || c === 0x2018 || c === 0x0a || c === 0x0d) break;
+    if (endsKeyWord(text.charCodeAt(i))) break;
   }
-  if (i + 1 >= len && !s.final) return false; // the character after a closing `"` is needed too
+  if (i + 1 >= len && !s.final) { // the character after a closing `"` is needed too
+    if (i >= len) s.heldKind = HOLD_KEY;
+    return false;
+  }
   let end = i;
   while (end > start && isJsonWhitespace(text.charCodeAt(end - 1))) end--;
   if (end === start) {
@@ -440,4 +447,38 @@ export function scanKeyWord(s: Scanner): boolean {
   s.phase = COLON;
   s.i = i;
   return true;
+}
+
+/** What ends an unquoted member name. */
+function endsKeyWord(c: number): boolean {
+  // : , } ] { [ " ' “ ‘ LF CR
+  return c === 0x3a || c === 0x2c || c === 0x7d || c === 0x5d || c === 0x7b || c === 0x5b || c === 0x22 || c === 0x27 || c === 0x201c || c === 0x2018 || c === 0x0a || c === 0x0d;
+}
+
+/**
+ * Whether `piece`, arriving after a token held back as `kind` (phases.ts HOLD_*), holds a character
+ * where that token's scan above would stop; `prev` is the code unit just before the piece. Exact, not
+ * merely cautious: a piece that cannot stop the scan would only lengthen the token, so the scanner
+ * keeps it aside instead of reading the token again (scanner.ts feed).
+ */
+export function pieceCanEnd(kind: number, prev: number, piece: string): boolean {
+  const len = piece.length;
+  for (let k = 0; k < len; k++) {
+    const c = piece.charCodeAt(k);
+    switch (kind) {
+      case HOLD_KEY:
+        if (endsKeyWord(c)) return true;
+        break;
+      case HOLD_WORD:
+        if (c === 0x2f) { // / — inside a word unless a comment starts (or the piece ends: the next character decides)
+          const next = k + 1 < len ? piece.charCodeAt(k + 1) : 0x2f;
+          if (next === 0x2f || next === 0x2a) return true; // / *
+        } else if (endsWord(c)) return true;
+        break;
+      default: // HOLD_BARE
+        if (c === 0x2c || endsBareValue(c)) return true; // ,
+        if (c === 0x22 && isJsonWhitespace(k > 0 ? piece.charCodeAt(k - 1) : prev)) return true; // ` "`
+    }
+  }
+  return false;
 }

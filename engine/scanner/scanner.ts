@@ -13,7 +13,8 @@ import { fastLane } from './fast-lane.js';
 import { holdsJsonValue, scanProse, scanThink } from './scan-prose.js';
 import { scanString } from './scan-string.js';
 import { afterRoot, afterValue, expectColon, expectKey, expectValue } from './structure.js';
-import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, KEY, MAX_DEPTH, ROOT_START, THINK, TRAILING, VALUE } from './phases.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, HOLD_NONE, KEY, MAX_DEPTH, ROOT_START, THINK, TRAILING, VALUE } from './phases.js';
+import { pieceCanEnd } from './scan-word.js';
 
 // stream.ts reads the phases with the scanner's state.
 export { AFTER_ROOT, AFTER_VALUE, COLON, DONE, KEY, ROOT_START, THINK, TRAILING, VALUE } from './phases.js';
@@ -43,6 +44,12 @@ export interface ProseReport {
   /** The input ended inside that block. */
   thinkUnclosed: boolean;
 }
+
+/** A held-back token this long or longer waits aside for the piece that can end it (feed). */
+const AWAIT_FROM = 256;
+const ASIDE_JOIN_AT = 64;
+const LINE_COMMENT = 1; // `//` or `#`: ends at a line feed
+const BLOCK_COMMENT = 2; // `/*`: ends at `*/`
 
 export class Scanner {
   /** The unconsumed window of input; `base` is the input offset of text[0]. */
@@ -104,6 +111,14 @@ export class Scanner {
   readonly keyMemo: Array<Array<string | undefined> | undefined> = [];
   /** Input offset of the last control character reported inside a string. */
   controlSeen = -1;
+  /** What the held-back token waits for (phases.ts HOLD_*), set where its scan reached the window's end. */
+  heldKind = HOLD_NONE;
+  /** Pieces that arrived after a long held token and cannot end it: joined to the window when one can. */
+  private readonly aside: string[] = [];
+  asideLength = 0;
+  /** Inside a comment the window ended in (LINE_COMMENT, BLOCK_COMMENT; 0 none), from input offset commentStart. */
+  comment = 0;
+  commentStart = 0;
 
   /**
    * `policy`: how prose around the JSON is read. `base`: the input offset of the first piece's
@@ -140,6 +155,30 @@ export class Scanner {
 
   /** Scans a piece of input. `final` says no more input follows. */
   feed(piece: string, final: boolean): void {
+    const held = this.text.length - this.i + this.asideLength;
+    if (!final && this.heldKind !== HOLD_NONE && held >= AWAIT_FROM) {
+      // A long token waits for the character that ends it; reading it again on every piece would
+      // make a stream quadratic in the token's length.
+      const last = this.aside.length > 0 ? this.aside[this.aside.length - 1]! : this.text;
+      if (!pieceCanEnd(this.heldKind, last.charCodeAt(last.length - 1), piece)) {
+        this.aside.push(piece);
+        this.asideLength += piece.length;
+        // Tiny pieces are joined now and then (as stream.ts does its chunks), so they cost memory
+        // in proportion to their characters; each join comes after asideLength/ASIDE_JOIN_AT pieces.
+        if (this.aside.length > ASIDE_JOIN_AT && this.aside.length * ASIDE_JOIN_AT >= this.asideLength) {
+          const joined = this.aside.join('');
+          this.aside.length = 0;
+          this.aside.push(joined);
+        }
+        return;
+      }
+    }
+    this.heldKind = HOLD_NONE;
+    if (this.aside.length > 0) {
+      piece = this.aside.join('') + piece;
+      this.aside.length = 0;
+      this.asideLength = 0;
+    }
     if (this.i >= this.text.length) {
       this.base += this.text.length;
       this.text = piece;
@@ -151,8 +190,23 @@ export class Scanner {
     this.i = 0;
     this.final = final;
     this.codes = null;
-    this.run();
+    if (this.comment === 0 || this.endComment()) this.run();
     this.codes = null;
+  }
+
+  /** Reads on in the comment the last window ended in. False when this window ends inside it too. */
+  private endComment(): boolean {
+    const text = this.text;
+    const line = this.comment === LINE_COMMENT;
+    const end = line ? text.indexOf('\n') : text.indexOf('*/');
+    if (end < 0 && !this.final) {
+      // A `*` at the end may be the first half of `*/`: it stays in the window.
+      this.i = !line && text.charCodeAt(text.length - 1) === 0x2a ? text.length - 1 : text.length; // *
+      return false;
+    }
+    this.comment = 0;
+    this.i = end < 0 ? text.length : line ? end + 1 : end + 2;
+    return true;
   }
 
   private run(): void {
@@ -220,12 +274,9 @@ export class Scanner {
         const next = text.charCodeAt(i + 1);
         if (next !== 0x2f && next !== 0x2a) break; // not // nor /*: a value such as a regex
         const end = next === 0x2f ? text.indexOf('\n', i + 2) : text.indexOf('*/', i + 2);
-        if (end < 0 && !this.final) {
-          this.i = i;
-          return false;
-        }
         // repair: `//` and `/* */` comments are removed
         this.record('removed_comments', i);
+        if (end < 0 && !this.final) return this.awaitCommentEnd(next === 0x2f ? LINE_COMMENT : BLOCK_COMMENT, i, i + 2);
         i = end < 0 ? len : next === 0x2f ? end + 1 : end + 2;
         continue;
       }
@@ -239,12 +290,9 @@ export class Scanner {
           if (i + 1 < len && isWordChar(text.charCodeAt(i + 1))) break;
         }
         const end = text.indexOf('\n', i + 1);
-        if (end < 0 && !this.final) {
-          this.i = i;
-          return false;
-        }
         // repair: `#` comments (Python, YAML habits) are removed
         this.record('removed_comments', i);
+        if (end < 0 && !this.final) return this.awaitCommentEnd(LINE_COMMENT, i, i + 1);
         i = end < 0 ? len : end + 1;
         continue;
       }
@@ -258,6 +306,20 @@ export class Scanner {
     }
     this.i = i;
     return true;
+  }
+
+  /**
+   * The window ends inside the comment that starts at index `start` (its text from `body`): the
+   * comment is consumed now and the next window reads on where this one stopped (endComment), so a
+   * long comment streamed in many pieces is read once. False: more input is needed.
+   */
+  private awaitCommentEnd(kind: number, start: number, body: number): false {
+    const len = this.text.length;
+    this.comment = kind;
+    this.commentStart = this.base + start;
+    // A `*` at the end may be the first half of `*/` (not the one of the opening `/*`).
+    this.i = kind === BLOCK_COMMENT && len - 1 >= body && this.text.charCodeAt(len - 1) === 0x2a ? len - 1 : len; // *
+    return false;
   }
 
   // --- building the value -------------------------------------------------------------------------

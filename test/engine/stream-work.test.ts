@@ -67,6 +67,13 @@ const shapes: Record<string, (bytes: number) => string> = {
   'an array of objects': (bytes) => makeDocument(bytes),
   'one long string member': (bytes) => JSON.stringify({ content: 'word '.repeat(bytes / 5) }),
   'a root string': (bytes) => JSON.stringify('word '.repeat(bytes / 5)),
+  // Long tokens the scanner cannot decide until they end: each push must read its chunk, not the token again.
+  'one long bare key': (bytes) => `{${'k'.repeat(bytes)}: 1}`,
+  'one long number': (bytes) => `{"n": ${'1'.repeat(bytes)}}`,
+  'one long unquoted value': (bytes) => `{"v": ${'word '.repeat(bytes / 5)}x}`,
+  'one long block comment': (bytes) => `{"a": 1 /* ${'note '.repeat(bytes / 5)}*/}`,
+  'one long line comment': (bytes) => `{"a": 1 // ${'note '.repeat(bytes / 5)}\n}`,
+  'one long # comment': (bytes) => `{"a": 1 # ${'note '.repeat(bytes / 5)}\n}`,
 };
 
 for (const [name, make] of Object.entries(shapes)) {
@@ -95,4 +102,15 @@ t.test('tiny pushes: the pieces are joined now and then, and the work stays line
     t.ok(largeWork <= 40 * large.length, `${largeWork} characters copied for a ${large.length}-character document`);
     t.ok(largeWork <= 5 * smallWork, `4x the document, ${(largeWork / smallWork).toFixed(2)}x the work`);
   }
+});
+
+t.test('tiny pushes into a long held token: the work stays linear', async (t) => {
+  const make = (bytes: number): string => `{${'k'.repeat(bytes)}: 1}`;
+  const small = make(1 << 14);
+  const large = make(1 << 16);
+  const smallWork = pushWork(t, small, {}, 4);
+  const largeWork = pushWork(t, large, {}, 4);
+  // Every state echoes the token's last 256 characters: 64 per character pushed, 4 at a time.
+  t.ok(largeWork <= 100 * large.length, `${largeWork} characters copied for a ${large.length}-character document`);
+  t.ok(largeWork <= 5 * smallWork, `4x the document, ${(largeWork / smallWork).toFixed(2)}x the work`);
 });

@@ -139,3 +139,59 @@ t.test('a string whose closing quote has arrived is closed, even while the scann
   t.match(root, { in_string: false, structurally_complete: true, json_parseable: true, partial: 'abc' });
   t.same(createStream().push('{"a"').expected_next, [':']);
 });
+
+// Long tokens the scanner cannot decide until they end (a name, a number, an unquoted value, a
+// comment): the pieces that cannot end one are kept aside, not read again (stream-work.test.ts
+// counts that). Pushed in pieces, every state is the one the same prefix pushed whole gives.
+const longTokens = [
+  `{${'k'.repeat(600)}: 1, "b": 2}`,
+  `{${'k '.repeat(300)}: 1}`,
+  `{"n": ${'1'.repeat(600)}, "b": [1]}`,
+  `{"n": ${'1'.repeat(600)} kg}`,
+  `{"v": ${'word '.repeat(150)}x, "b": 1}`,
+  `{"v": ${'wo"rd '.repeat(150)}x "b": 1}`,
+  `{"v": $1${',234'.repeat(150)}, "b": 1}`,
+  `[${'abc'.repeat(200)}, 2]`,
+  `{"a": 1 /* ${'no*te /'.repeat(100)}*/, "b": 2}`,
+  `{"a": 1 /*${'*'.repeat(600)}/ , "b": 2}`,
+  `{"a": 1 // ${'note '.repeat(150)}\n, "b": 2}`,
+  `{"a": 1, "c": # ${'note '.repeat(150)}\n 3}`,
+  `// ${'x'.repeat(600)}\n{"a": 1}`,
+];
+
+t.test('long tokens and comments: each state is the state of the prefix pushed whole', async (t) => {
+  for (const doc of longTokens) {
+    for (const size of [1, 7, 255, 300]) {
+      const stream = createStream();
+      let same = true;
+      for (let i = 0; i < doc.length && same; i += size) {
+        const state = stream.push(doc.slice(i, i + size));
+        const whole = createStream().push(doc.slice(0, i + size));
+        same = JSON.stringify(state) === JSON.stringify(whole);
+        if (!same) t.same(state, whole, `${doc.slice(0, 12)}… in ${size}-character pushes, at ${i}`);
+      }
+      t.ok(same, `${doc.slice(0, 12)}… in ${size}-character pushes`);
+      t.same(stream.finalize(), repair(doc), 'finalize answers what repair does');
+    }
+  }
+});
+
+t.test('a long held token or comment is echoed as its last 256 characters', async (t) => {
+  for (const [doc, cut] of [[`{${'k'.repeat(1000)}`, 1], [`{"a": 1 /* ${'x'.repeat(1000)}`, 8], [`{"n": ${'1'.repeat(1000)}`, 6]] as const) {
+    const stream = createStream();
+    let state = stream.push(doc.slice(0, cut));
+    for (let i = cut; i < doc.length; i += 100) state = stream.push(doc.slice(i, i + 100));
+    t.equal(state.incomplete_token, doc.slice(-256), `${doc.slice(0, 8)}…: its tail`);
+    t.same(state.expected_next, ['token_continuation', ',', '}']);
+    t.equal(state.structurally_complete, false);
+  }
+});
+
+t.test('a root number longer than 256 characters is not judged until it ends', async (t) => {
+  const stream = createStream();
+  let state = stream.push('1'.repeat(200));
+  t.equal(state.json_parseable, true, 'a short one is judged by JSON.parse');
+  state = stream.push('1'.repeat(200));
+  t.match(state, { json_parseable: false, partial: null, incomplete_token: '1'.repeat(256) });
+  t.same(stream.finalize(), repair('1'.repeat(400)), 'finalize answers what repair does');
+});
