@@ -1,7 +1,7 @@
 // Assembles the service: uWS app, repair pool, key store, admission hook, observers, routes.
 // The accounts and streaming layers plug in through ServerParts, without touching the pipeline.
 import { warmUpSchemaCompiler } from '../engine/schema/index.js';
-import { MemoryKeyStore, type KeyStore } from './auth/key-store.js';
+import { MemoryKeyStore, type KeyStore } from './accounts/key-store.js';
 import type { Redis } from 'ioredis';
 import { ClusterNode } from './cluster/cluster-node.js';
 import type { StoreStatus } from './cluster/store-health.js';
@@ -17,13 +17,13 @@ import { mountRoutes, type RouteEntry } from './http/router.js';
 import { Logger } from './observe/logger.js';
 import { Metrics, metricSample } from './observe/metrics.js';
 import type { RequestObserver } from './observe/request-record.js';
-import { RepairPool } from './pool/repair-pool.js';
-import { demoMessageFor, RepairRoute } from './routes/repair-route.js';
-import { InlineSchemaGate } from './tasks/inline-schema-gate.js';
-import { statusRoutes } from './routes/status-routes.js';
+import { RepairPool } from './batch/repair-pool.js';
+import { demoMessageFor, RepairRoute } from './batch/repair-route.js';
+import { InlineSchemaGate } from './batch/inline-schema-gate.js';
+import { statusRoutes } from './observe/status-routes.js';
 import { Streaming } from './streaming/streaming.js';
-import type { RepairTaskSettings } from './tasks/repair-task.js';
-import { loadUws, type us_listen_socket, type UwsBackend } from './uws/load-uws.js';
+import type { RepairTaskSettings } from './batch/repair-task.js';
+import { loadUws, type us_listen_socket, type UwsBackend } from './http/load-uws.js';
 
 export interface ServerParts {
   /** Default: an in-memory store seeded from API_KEYS. */

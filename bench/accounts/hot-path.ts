@@ -1,12 +1,12 @@
 // `node dist/bench/accounts/hot-path.js`: what the accounts layer adds to one keyed request on the
-// uWS thread, against the API_KEYS-only path (server/auth/key-store.ts MemoryKeyStore.lookup), and
+// uWS thread, against the API_KEYS-only path (server/accounts/key-store.ts MemoryKeyStore.lookup), and
 // what its background work costs (metadata and usage flushes, the key-change probe). Real SQLite
 // file in a temp DATA_DIR; nothing is mocked. The HTTP figure of issue 5 (keyed small repairs,
 // store vs API_KEYS only, target within 10%) is bench/accounts/http.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryKeyStore } from '../../server/auth/key-store.js';
+import { MemoryKeyStore } from '../../server/accounts/key-store.js';
 import { Accounts, newAdmission } from '../../server/accounts/index.js';
 import type { Clock } from '../../server/accounts/clock.js';
 import type { MetadataEntry } from '../../server/accounts/metadata-log.js';

@@ -1,7 +1,7 @@
-// The key-store contract comes from the server (server/auth/key-store.ts), so CachedKeyStore is
+// The key-store contract comes from the server (server/accounts/key-store.ts), so CachedKeyStore is
 // handed to the server as is. The tier names are listed here, once: API_KEYS parsing, the key CLI
 // and the tier table (tiers.ts) all read this list.
-export type { KeyRecord, KeyStore } from '../auth/key-store.js';
+export type { KeyRecord, KeyStore } from './key-store.js';
 
 export const TIER_NAMES = ['free', 'pro', 'team', 'scale', 'unlimited'] as const;
 export type TierName = (typeof TIER_NAMES)[number];

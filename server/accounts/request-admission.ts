@@ -15,7 +15,7 @@ import { newDecision, type RateLimitDecision } from './rate-limiter.js';
 export interface RequestAdmissionOptions {
   keyed: KeyAdmission;
   demo: DemoRateLimiter;
-  /** Route name of the keyless demo endpoint (server/routes/repair-route.ts). */
+  /** Route name of the keyless demo endpoint (server/batch/repair-route.ts). */
   demoRoute?: string;
 }
 

@@ -13,7 +13,7 @@ import { requestIdFor } from '../http/request-id.js';
 import { JSON_TYPE, writeAnswer } from '../http/response-writer.js';
 import type { RouteEntry } from '../http/router.js';
 import type { StreamSessions } from '../streaming/stream-sessions.js';
-import type { HttpResponse } from '../uws/load-uws.js';
+import type { HttpResponse } from '../http/load-uws.js';
 import { PEER_HEADERS, PEER_PATH } from './peer-client.js';
 import { verifyPeerSignature, type PeerFields } from './peer-signature.js';
 import type { PeerOutcome } from './session-forwarder.js';

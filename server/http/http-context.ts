@@ -1,5 +1,5 @@
 // What every handler shares: configuration, the key store, the admission hook, observers.
-import type { KeyStore } from '../auth/key-store.js';
+import type { KeyStore } from '../accounts/key-store.js';
 import type { Config } from '../config/load-config.js';
 import type { Logger } from '../observe/logger.js';
 import type { RequestObserver, RequestRecord } from '../observe/request-record.js';

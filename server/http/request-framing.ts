@@ -10,7 +10,7 @@
 import { makeError } from '../../engine/error-codes.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
-import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
+import type { HttpRequest, HttpResponse } from './load-uws.js';
 import type { HttpContext } from './http-context.js';
 import { requestIdFor } from './request-id.js';
 import { JSON_TYPE, writeAnswer } from './response-writer.js';

@@ -6,7 +6,7 @@ import { makeError } from '../../engine/error-codes.js';
 import { TIERS } from '../accounts/tiers.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
-import type { KeyRecord } from '../auth/key-store.js';
+import type { KeyRecord } from '../accounts/key-store.js';
 import { answerOf, refusalAnswer, type PostRequest, type RouteAnswer } from '../http/json-post.js';
 import { NO_COUNTS } from '../observe/request-record.js';
 import { FINALIZE, OPEN, PUSH, type WorkerReply } from './stream-protocol.js';

@@ -6,7 +6,7 @@
 import { Piscina } from 'piscina';
 import { makeError } from '../../engine/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
-import type { BatchEndpoint, RepairTaskResult, RepairTaskSettings } from '../tasks/repair-task.js';
+import type { BatchEndpoint, RepairTaskResult, RepairTaskSettings } from './repair-task.js';
 
 export interface WorkerTask {
   endpoint: BatchEndpoint;
