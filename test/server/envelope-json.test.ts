@@ -8,7 +8,7 @@ import { failureResponse } from '../../engine/response.js';
 import type { RepairResponse } from '../../engine/types.js';
 import { envelopeJson } from '../../server/contracts/envelope-json.js';
 import { serializeEnvelope, serializeEnvelopeDemo } from '../../server/contracts/serializers.js';
-import { addWarnings, countRepairs } from '../../server/batch/repair-task.js';
+import { addWarnings, countRepairs } from '../../server/contracts/response-metadata.js';
 
 const SCHEMA = {
   type: 'object',
