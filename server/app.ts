@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { ClusterNode } from './cluster/cluster-node.js';
 import type { StoreStatus } from './cluster/store-health.js';
 import type { Config } from './config/load-config.js';
-import { ADMIT_ALL, type Admission } from './http/admission.js';
+import { ADMIT_ALL, type AdmissionHook } from './http/admission-hook.js';
 import { ClientIpResolver } from './http/client-ip.js';
 import type { HttpContext } from './http/http-context.js';
 import { jsonPostHandler } from './http/json-post.js';
@@ -29,7 +29,7 @@ export interface ServerParts {
   /** Default: an in-memory store seeded from API_KEYS. */
   keyStore?: KeyStore;
   /** Default: admit everything (no rate limits). */
-  admission?: Admission;
+  admission?: AdmissionHook;
   /** Told about every answered request after logs and metrics (usage counting, metadata log). */
   observers?: RequestObserver[];
   /** More endpoints (e.g. the streaming routes), mounted beside the built-in ones. */

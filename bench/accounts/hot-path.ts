@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryKeyStore } from '../../server/accounts/key-store.js';
-import { Accounts, newAdmission } from '../../server/accounts/index.js';
+import { Accounts, newKeyAdmissionDecision } from '../../server/accounts/index.js';
 import type { Clock } from '../../server/accounts/clock.js';
 import type { MetadataEntry } from '../../server/accounts/metadata-log.js';
 import { generateApiKey } from '../../server/accounts/api-key.js';
@@ -27,7 +27,7 @@ try {
     dataDir, clock, apiKeys: keys.map((key) => ({ key, tier: 'team' as const })),
   });
   const memory = new MemoryKeyStore(keys.map((key) => ({ key, tier: 'team' as const })));
-  const admission = newAdmission();
+  const admission = newKeyAdmissionDecision();
   const entry: MetadataEntry = {
     keyId: null, endpoint: 'repair', contract: 'envelope', success: true, errorCode: null, confidence: 'high',
     repairCounts: { closed_string: 1, removed_trailing_comma: 1 }, inputBytes: 310, latencyMs: 0.05,

@@ -5,7 +5,7 @@
 import { CachedKeyStore } from './cached-key-store.js';
 import { systemClock, type Clock } from './clock.js';
 import { DemoLimiter, type DemoRateLimiter } from './demo-limiter.js';
-import { KeyAdmission } from './admission.js';
+import { KeyAdmission } from './key-admission.js';
 import { MetadataLog } from './metadata-log.js';
 import { QuotaTracker, type UsageReport } from './quota.js';
 import { RateLimiter, type KeyRateLimiter } from './rate-limiter.js';
@@ -139,7 +139,7 @@ export class Accounts {
   }
 }
 
-export { newAdmission, type Admission } from './admission.js';
+export { newKeyAdmissionDecision, type KeyAdmissionDecision } from './key-admission.js';
 export { newDecision, type RateLimitDecision } from './rate-limiter.js';
 export { repairCountsOf, ENDPOINTS, type MetadataEntry } from './metadata-log.js';
 export { TIERS, type Tier } from './tiers.js';
