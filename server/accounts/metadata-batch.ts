@@ -3,7 +3,7 @@
 // the writer thread is a transfer and a small copy instead of a structured clone of hundreds of
 // objects and strings (that clone was most of what the metadata log cost the uWS thread). Every
 // value that reaches storage is checked here: nothing in a row can carry input or output text.
-import { ERROR_CODES } from '../../engine/error-codes.js';
+import { ERROR_CODES } from '../contracts/error-codes.js';
 import { REPAIR_KINDS } from '../../engine/repair-kinds.js';
 import type { Contract, LoggedConfidence, MetadataRow } from './storage.js';
 

@@ -2,7 +2,7 @@
 // request gets its tier's GCRA limit, or the degraded rate plus QUOTA_EXCEEDED once a degrading
 // tier has used its monthly quota; the demo gets its per-IP hourly window. Limited answers carry
 // X-RateLimit-Limit / -Remaining / -Reset, refusals also Retry-After. Only in-memory state is read.
-import { makeError, makeWarning } from '../../engine/error-codes.js';
+import { makeError, makeWarning } from '../contracts/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { AdmissionDecision, AdmissionHook } from '../http/admission-hook.js';
 import type { HeaderList } from '../http/response-writer.js';

@@ -3,7 +3,7 @@
 // limit is left must not use the limit up, and the answer costs about as much as /health. Its
 // X-RateLimit-* headers say what the key's next request would find, without counting this one.
 import build from 'fast-json-stringify';
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { UsageReport } from './quota.js';
 import { authenticate, type AuthResult } from './authenticate.js';
 import type { KeyRecord } from './key-store.js';

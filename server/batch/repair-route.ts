@@ -2,7 +2,7 @@
 // pool hop costs ~100 µs of latency and 40–50 µs of CPU, several times a small repair) unless they
 // carry a schema the HTTP thread has not compiled (inline-schema-gate.ts); larger ones, and those,
 // go to the pool with their body transferred.
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { RepairError } from '../../engine/types.js';
 import { sampleOf } from '../contracts/contract-sniffer.js';
 import type { HttpContext } from '../http/http-context.js';

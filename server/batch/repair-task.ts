@@ -1,7 +1,8 @@
 // One batch repair request, from body bytes to response text. The same function runs inline on
 // the uWS thread (small bodies) and inside a pool worker (large ones, so their JSON.parse,
 // repair and serialization stay off the event loop). It never throws.
-import { makeError, repair } from '../../engine/index.js';
+import { repair } from '../../engine/index.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { RepairError, RepairResponse, Warning } from '../../engine/types.js';
 import type { ContractSetting } from '../config/load-config.js';
 import { detectContract, fallbackContract, type Contract } from '../contracts/contract.js';

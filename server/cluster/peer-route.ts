@@ -3,7 +3,7 @@
 // (peer-signature.ts); the key id they carry is the one checked against the session's, so another
 // key never reaches a session through any node. The answer is the session's own, with its outcome
 // in a header for the forwarding node's logs, metrics and usage; nothing is counted here twice.
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { Warning } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';

@@ -6,7 +6,7 @@
 //   the route's dispatch, or the refusal rendered in the contract the body speaks.
 // uWS rules (docs/design.md "uWS rules"): onAborted always registered; onData's ArrayBuffer is copied inside the
 // callback; writes after an await go through res.cork(); nothing touches res after an abort.
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import { authenticate, type AuthResult } from '../accounts/authenticate.js';
 import type { KeyRecord } from '../accounts/key-store.js';

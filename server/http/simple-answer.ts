@@ -1,5 +1,5 @@
 // Handlers that answer at once from the request line alone: GET endpoints, 404 and 405.
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
 import { NO_COUNTS } from '../observe/request-record.js';

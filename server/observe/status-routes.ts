@@ -2,7 +2,7 @@
 // /metrics needs `Authorization: Bearer <METRICS_TOKEN>`, and /health shows the public its status
 // only (what a load balancer needs), its details (version, backend, pool) to that bearer alone.
 // Unset, both stay open as the operator interface has them (docs/operations.md).
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import { OperatorToken } from './operator-token.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';

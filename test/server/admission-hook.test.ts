@@ -6,7 +6,7 @@ import t from 'tap';
 import type { RunningServer, ServerParts } from '../../server/app.js';
 import type { AdmissionHook, AdmissionDecision } from '../../server/http/admission-hook-hook.js';
 import type { RequestRecord } from '../../server/observe/request-record.js';
-import { makeError, makeWarning } from '../../engine/error-codes.js';
+import { makeError, makeWarning } from '../../server/contracts/error-codes.js';
 import { postJson } from '../helpers/start-server.js';
 
 const { startServer } = (await import(new URL('../../dist/server/app.js', import.meta.url).href)) as typeof import('../../server/app.js');

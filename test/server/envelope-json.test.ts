@@ -1,7 +1,7 @@
 // The hand-assembled envelope body (server/contracts/envelope-json.ts) against the one-pass fjs
 // serializers it replaces on the request path: byte for byte, over engine answers of every shape.
 import t from 'tap';
-import { makeError, makeWarning } from '../../engine/error-codes.js';
+import { makeError, makeWarning } from '../../server/contracts/error-codes.js';
 import { repair } from '../../engine/index.js';
 import { REPAIR_KINDS } from '../../engine/repair-kinds.js';
 import { failureResponse } from '../../engine/response.js';

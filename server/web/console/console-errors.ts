@@ -5,7 +5,7 @@
 interface ConsoleErrorEntry {
   status: number;
   message: string;
-  /** The engine/error-codes.ts outcome the request is counted under in /metrics. */
+  /** The registry's (server/contracts/error-codes.ts) outcome the request is counted under in /metrics. */
   outcome: 'INVALID_REQUEST' | 'INVALID_API_KEY' | 'RATE_LIMIT_EXCEEDED' | 'SERVICE_UNAVAILABLE' | 'NOT_FOUND' | 'INTERNAL_ERROR';
 }
 
