@@ -4,7 +4,7 @@
 // the client IP it is given, and a request observer.
 import t from 'tap';
 import type { RunningServer, ServerParts } from '../../server/app.js';
-import type { AdmissionHook, AdmissionDecision } from '../../server/http/admission-hook-hook.js';
+import type { AdmissionHook, AdmissionDecision } from '../../server/http/admission-hook.js';
 import type { RequestRecord } from '../../server/observe/request-record.js';
 import { makeError, makeWarning } from '../../server/contracts/error-codes.js';
 import { postJson } from '../helpers/start-server.js';
