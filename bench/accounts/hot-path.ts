@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { MemoryKeyStore } from '../../server/accounts/key-store.js';
 import { Accounts, newKeyAdmissionDecision } from '../../server/accounts/index.js';
 import type { Clock } from '../../server/accounts/clock.js';
-import type { MetadataEntry } from '../../server/accounts/metadata-log.js';
+import type { MetadataEntry } from '../../server/accounts/metadata/metadata-log.js';
 import { generateApiKey } from '../../server/accounts/api-key.js';
 import { printTable } from '../lib/table.js';
 import { measureInterleaved } from '../lib/timing.js';

@@ -5,7 +5,7 @@
 import { FlushTimer } from './flush-timer.js';
 import type { Clock } from './clock.js';
 import type { KeyRecord } from './key-record.js';
-import type { AccountsStorage, UsageDelta } from './storage.js';
+import type { AccountsStorage, UsageDelta } from './storage/accounts-storage.js';
 import { TIERS, type Tier } from './tiers.js';
 
 export interface UsageReport {

@@ -4,7 +4,7 @@ import t from 'tap';
 import { Accounts, newKeyAdmissionDecision } from '../../server/accounts/index.js';
 import { loadConfig } from '../../server/config/load-config.js';
 import { ManualClock } from '../../server/accounts/clock.js';
-import { SqliteStorage } from '../../server/accounts/sqlite-storage.js';
+import { SqliteStorage } from '../../server/accounts/storage/sqlite-storage.js';
 import { tempDataDir } from './helpers.js';
 
 const T0 = Date.UTC(2025, 8, 20, 15, 30, 0);

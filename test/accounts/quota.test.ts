@@ -6,7 +6,7 @@ import type { KeyRecord, TierName } from '../../server/accounts/key-record.js';
 import { QuotaTracker } from '../../server/accounts/quota.js';
 import { RateLimiter } from '../../server/accounts/rate-limiter.js';
 import { TIERS } from '../../server/accounts/tiers.js';
-import { dbPathFor } from '../../server/accounts/sqlite-storage.js';
+import { dbPathFor } from '../../server/accounts/storage/sqlite-storage.js';
 import { openStorage, tempDataDir } from './helpers.js';
 
 const T0 = Date.UTC(2025, 5, 10, 8, 0, 0); // 2025-06

@@ -3,9 +3,9 @@
 // the writer thread is a transfer and a small copy instead of a structured clone of hundreds of
 // objects and strings (that clone was most of what the metadata log cost the uWS thread). Every
 // value that reaches storage is checked here: nothing in a row can carry input or output text.
-import { ERROR_CODES } from '../contracts/error-codes.js';
-import { REPAIR_KINDS } from '../../engine/repair-kinds.js';
-import type { Contract, LoggedConfidence, MetadataRow } from './storage.js';
+import { ERROR_CODES } from '../../contracts/error-codes.js';
+import { REPAIR_KINDS } from '../../../engine/repair-kinds.js';
+import type { Contract, LoggedConfidence, MetadataRow } from '../storage/accounts-storage.js';
 
 export const ENDPOINTS = [
   'other', '/v1/repair', '/v1/repair/stream/start', '/v1/repair/stream/push', '/v1/repair/stream/finalize',
