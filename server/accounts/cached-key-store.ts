@@ -15,7 +15,7 @@ import { NegativeKeyCache } from './negative-key-cache.js';
 import type { SeedKey } from '../config/env-parsers.js';
 import { displayPrefix, hashApiKey, keyDigest, MAX_KEY_LENGTH, newKeyId } from './api-key.js';
 import type { Clock } from './clock.js';
-import type { KeyRecord, KeyStore } from './key-record.js';
+import type { KeyRecord, KeyStore } from './key-store.js';
 import type { AccountsStorage, LastUsed, SeedOutcome, StoredKey } from './storage/accounts-storage.js';
 
 interface Entry {

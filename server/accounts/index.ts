@@ -16,7 +16,7 @@ import type { SeedKey } from '../config/env-parsers.js';
 import type { AccountsStorage, SeedOutcome } from './storage/accounts-storage.js';
 import { limitHeaders } from './request-admission.js';
 import type { HeaderList } from '../http/response-writer.js';
-import type { KeyRecord } from './key-record.js';
+import type { KeyRecord } from './key-store.js';
 
 export interface AccountsOptions {
   dataDir: string;
@@ -143,6 +143,7 @@ export { newKeyAdmissionDecision, type KeyAdmissionDecision } from './key-admiss
 export { newDecision, type RateLimitDecision } from './rate-limiter.js';
 export { repairCountsOf, ENDPOINTS, type MetadataEntry } from './metadata/metadata-log.js';
 export { TIERS, type Tier } from './tiers.js';
-export type { KeyRecord, KeyStore, TierName } from './key-record.js';
+export type { KeyRecord, KeyStore } from './key-store.js';
+export type { TierName } from './tiers.js';
 export type { UsageReport } from './quota.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';

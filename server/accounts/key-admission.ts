@@ -1,7 +1,7 @@
 // The keyed admission decision, made after authentication and before the body is read: the tier's
 // per-minute limit, or the degraded rate once a degrading tier has used its monthly quota. Both
 // are the key's account's (KeyRecord.accountId), not the key's own.
-import type { KeyRecord } from './key-record.js';
+import type { KeyRecord } from './key-store.js';
 import type { QuotaTracker } from './quota.js';
 import type { KeyRateLimiter, RateLimitDecision } from './rate-limiter.js';
 import { TIERS } from './tiers.js';

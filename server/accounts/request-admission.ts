@@ -9,7 +9,7 @@ import type { HeaderList } from '../http/response-writer.js';
 import { newKeyAdmissionDecision, type KeyAdmission } from './key-admission.js';
 import { limitKeyForIp } from '../http/client-ip.js';
 import type { DemoRateLimiter } from './demo-limiter.js';
-import type { KeyRecord } from './key-record.js';
+import type { KeyRecord } from './key-store.js';
 import { newDecision, type RateLimitDecision } from './rate-limiter.js';
 
 export interface RequestAdmissionOptions {

@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { connectPostgres } from '../../cluster/postgres-connection.js';
 import { StoreUnavailable } from '../../cluster/store-health.js';
-import type { TierName } from '../key-record.js';
+import type { TierName } from '../tiers.js';
 import { KEYS_CHANNEL, migratePostgres } from './pg-migrations.js';
 import { PgSession } from './pg-session.js';
 import type {
