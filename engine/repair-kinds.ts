@@ -24,7 +24,8 @@ export const REPAIR_KINDS = {
   replaced_nan: { confidence: 'high', category: 'syntax' },
   removed_comments: { confidence: 'high', category: 'syntax' },
   normalized_decimal: { confidence: 'high', category: 'syntax' },
-  completed_truncated_number: { confidence: 'high', category: 'syntax' },
+  // A number cut after its point or exponent (`12.`, `2e-`): where it would have ended is a guess.
+  completed_truncated_number: { confidence: 'medium', category: 'syntax' },
   completed_truncated_literal: { confidence: 'high', category: 'syntax' },
   replaced_python_literal: { confidence: 'high', category: 'syntax' },
   converted_smart_quotes: { confidence: 'high', category: 'syntax' },
@@ -35,7 +36,8 @@ export const REPAIR_KINDS = {
   // Added by jsonmend (docs/design.md allows new kinds; each is in docs/repairs.md).
   removed_invalid_escape: { confidence: 'high', category: 'syntax' },
   escaped_backslash: { confidence: 'high', category: 'syntax' },
-  escaped_inner_quote: { confidence: 'high', category: 'syntax' },
+  // A quote that could end its string read as text: a choice between two readings.
+  escaped_inner_quote: { confidence: 'medium', category: 'syntax' },
   replaced_undefined: { confidence: 'high', category: 'syntax' },
   removed_extra_closing_bracket: { confidence: 'high', category: 'syntax' },
   concatenated_strings: { confidence: 'high', category: 'syntax' },
@@ -49,6 +51,7 @@ export const REPAIR_KINDS = {
   wrapped_multiple_values: { confidence: 'medium', category: 'syntax' },
   inserted_missing_opening_bracket: { confidence: 'medium', category: 'syntax' },
   closed_mismatched_bracket: { confidence: 'medium', category: 'syntax' },
+  converted_array_to_object: { confidence: 'medium', category: 'syntax' },
   merged_thousands_separator: { confidence: 'medium', category: 'syntax' },
   unescaped_json_text: { confidence: 'medium', category: 'syntax' },
   // Syntax, medium: the text was a guess at the author's intent.

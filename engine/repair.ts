@@ -6,11 +6,12 @@
 import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
-import { MAX_DEPTH, Scanner } from './scanner/scanner.js';
+import { MAX_DEPTH } from './scanner/phases.js';
+import type { Scanner } from './scanner/scanner.js';
 import { repairDetail } from './scanner/repair-log.js';
 import { applySchema } from './schema/index.js';
 import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './types.js';
-import { fencedAnswerStart, rereadPastLineFragment, rereadWithoutRoot } from './reply-shape.js';
+import { readReply } from './reply-shape.js';
 
 export function repair(text: string, options?: RepairOptions): RepairResponse {
   if (typeof text !== 'string') {
@@ -35,13 +36,7 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
   }
   if (parsed) return withSchema(value, [], [], options);
   const escaped = unescapeDocument(text);
-  const scanner = new Scanner();
-  const input = escaped === null ? text : escaped.text;
-  const fenceStart = fencedAnswerStart(input);
-  scanner.proseUntil = fenceStart;
-  scanner.feed(input, true);
-  const reread = scanner.roots.length === 0 ? rereadWithoutRoot(scanner, input, fenceStart) : rereadPastLineFragment(scanner, input, fenceStart);
-  return conclude(reread ?? scanner, options, escaped);
+  return conclude(readReply(escaped === null ? text : escaped.text), options, escaped);
 }
 
 /**
@@ -93,8 +88,8 @@ function hasNonFinite(root: unknown): boolean {
   return false;
 }
 
-/** Turns a finished scanner into the response (shared with the stream's finalize). */
-export function conclude(scanner: Scanner, options: RepairOptions | undefined, escaped: UnescapedDocument | null = null): RepairResponse {
+/** Turns a finished scanner into the response. */
+function conclude(scanner: Scanner, options: RepairOptions | undefined, escaped: UnescapedDocument | null = null): RepairResponse {
   if (scanner.tooDeep) {
     return failureResponse([
       makeError('UNRECOVERABLE_SYNTAX_ERROR', `The input nests deeper than ${MAX_DEPTH} levels.`),

@@ -1,9 +1,37 @@
 // The shape of a model's reply around its JSON, judged once over the whole text before or after
 // the scanner's single pass (batch only: a stream's finalize is repair() of its whole buffer, so both
 // answer alike): a fenced answer after prose that holds brackets of its own, and — when the scan
-// found no root — the reply read again: an unclosed <think> block, a fragment read as prose,
-// members whose `{` is missing, a scalar answer after prose.
-import { Scanner } from './scanner/scanner.js';
+// found no root, or a doubtful one — the reply read again: an unclosed <think> block, a fragment
+// read as prose, members whose `{` is missing, a scalar answer after prose. Each pass is told how
+// to read prose (ProsePolicy) and reports what it saw (ProseReport); nothing else of the scanner's
+// state is touched here.
+import { holdsJsonValue } from './scanner/scan-prose.js';
+import { FIRST_READING, type ProsePolicy, Scanner } from './scanner/scanner.js';
+
+/**
+ * The reply read once, and again where its shape says the first reading missed the answer: the
+ * scanner whose roots are the answer (repair.ts concludes from it).
+ */
+export function readReply(input: string): Scanner {
+  const fenceStart = fencedAnswerStart(input);
+  const first = scan(input, { ...FIRST_READING, proseUntil: fenceStart });
+  const reread = first.roots.length === 0 ? rereadWithoutRoot(first, input, fenceStart) : rereadPastLineFragment(first, input, fenceStart);
+  return reread ?? first;
+}
+
+/**
+ * A pass over input[from, end) under `policy`, reporting positions in the whole input. The prose
+ * before `from`, when it is dropped, is recorded first at `leadingTextAt`.
+ */
+function scan(input: string, policy: ProsePolicy, from = 0, end = input.length, leadingTextAt = -1): Scanner {
+  const scanner = new Scanner(policy, from);
+  if (leadingTextAt >= 0) {
+    if (holdsJsonValue(input, leadingTextAt, from)) scanner.log.doubt('stripped_leading_text', leadingTextAt, 'medium');
+    else scanner.log.record('stripped_leading_text', leadingTextAt);
+  }
+  scanner.feed(from === 0 && end === input.length ? input : input.slice(from, end), true);
+  return scanner;
+}
 
 const FENCE_TAG = /^(json[c5]?|javascript|js)?$/i;
 // A scalar that ends the reply (a period may follow), after a colon or alone on its line: the answer
@@ -13,6 +41,11 @@ const YAML_LINE = /^[ \t]*[\w-]+:[ \t]*\S/gm;
 const FINAL_SCALAR = /(?:[:\n][ \t]*)(-?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|true|false|null|True|False|None|"[^"\\\n]{0,200}")[ \t]*\.?\s*$/;
 // A line that starts with a quoted name, a colon and the start of a JSON value: a member of an
 // object whose `{` the reply left out (`Here:\n"name": "A",\n"age": 3`).
+// A line that starts with two members whose names are bare, the first with a JSON value (`name:
+// "John", age: 30`; not `Note: this is fine, really: ok`).
+const BARE_MEMBERS_LINE = /^[ \t]*[A-Za-z_$][\w$]*[ \t]*:[ \t]*(?:["'{[\d-]|true\b|false\b|null\b|True\b|False\b|None\b)[^\n:]*?,[ \t]*[A-Za-z_$][\w$]*[ \t]*:[ \t]*\S/m;
+// The end of a line of members before the last one's value: `, age: `.
+const MEMBER_BEFORE = /,[ \t]*[A-Za-z_$][\w$]*[ \t]*:[ \t]*$/;
 const MEMBER_LINE = /^[ \t]*"[^"\\\n]{1,200}"[ \t]*:[ \t]*(?:["'{[\d-]|true\b|false\b|null\b)/m;
 
 /**
@@ -22,7 +55,7 @@ const MEMBER_LINE = /^[ \t]*"[^"\\\n]{1,200}"[ \t]*:[ \t]*(?:["'{[\d-]|true\b|fa
  * counts, and only a JSON-tagged one or an untagged one whose content opens with `{` or `[`: a
  * ```bash block after the JSON is not an answer. -1 when no such fence.
  */
-export function fencedAnswerStart(text: string): number {
+function fencedAnswerStart(text: string): number {
   const a = firstNonBlank(text, 0);
   const first = text.charCodeAt(a);
   if (first === 0x7b || first === 0x5b || first === 0x22 || first === 0x27 || first === 0x60) return -1; // { [ " ' `
@@ -51,18 +84,16 @@ export function fencedAnswerStart(text: string): number {
  * - Otherwise members may follow the prose without their `{` (membersAnswer), or a scalar may end
  *   the reply (scalarAnswer).
  */
-export function rereadWithoutRoot(first: Scanner, input: string, fenceStart: number): Scanner | null {
-  if (first.thinkUnclosed) {
-    const again = new Scanner();
-    again.base = first.thinkBodyAt;
-    again.proseUntil = fenceStart;
+function rereadWithoutRoot(first: Scanner, input: string, fenceStart: number): Scanner | null {
+  const seen = first.report;
+  if (seen.thinkUnclosed) {
     // repair: the opening tag and the reasoning before the JSON are dropped
-    again.log.record('stripped_leading_text', first.thinkAt);
-    again.feed(input.slice(first.thinkBodyAt), true);
+    const again = scan(input, { ...FIRST_READING, proseUntil: fenceStart }, seen.thinkBodyAt, input.length, seen.thinkAt);
     if (again.roots.length > 0) return again;
   }
-  if (first.skippedFragment) return rescan(input, fenceStart, FRAGMENTS_ARE_JSON);
-  return first.tooDeep ? null : membersAnswer(input) ?? scalarAnswer(input);
+  // The only JSON was a fragment read as prose: read it as JSON.
+  if (seen.skippedFragment) return scan(input, { ...FIRST_READING, proseUntil: fenceStart, inlineFragmentsAreProse: false });
+  return first.tooDeep ? null : membersAnswer(input) ?? bareMembersAnswer(input) ?? scalarAnswer(input);
 }
 
 /**
@@ -75,11 +106,33 @@ function membersAnswer(input: string): Scanner | null {
   if (member === null || member.index === 0) return null;
   const at = member.index + member[0].indexOf('"');
   // repair: prose before members whose `{` is missing is dropped
-  const answer = new Scanner();
-  answer.base = at;
-  answer.log.record('stripped_leading_text', firstNonBlank(input, 0));
-  answer.feed(input.slice(at), true);
+  const answer = scan(input, FIRST_READING, at, input.length, firstNonBlank(input, 0));
   return answer.roots.length > 0 && !answer.tooDeep ? answer : null;
+}
+
+/**
+ * A scanner that has read a line of members with bare names as one object (`name: "John", age:
+ * 30`, `Result:\nid: 7, label: "x"`: the model left out the braces and the quotes), or null when
+ * no line holds two such members. Only that line is read: the lines after it are not members.
+ */
+function bareMembersAnswer(input: string): Scanner | null {
+  const line = BARE_MEMBERS_LINE.exec(input);
+  if (line === null) return null;
+  const at = line.index + line[0].length - line[0].trimStart().length;
+  let end = input.indexOf('\n', at);
+  if (end < 0) end = input.length;
+  const answer = new Scanner(FIRST_READING, at - 1);
+  if (at > 0) {
+    // repair: prose before the members is dropped
+    answer.log.record('stripped_leading_text', firstNonBlank(input, 0));
+  }
+  // repair: the `{` the members need is supplied — a reading, not a certainty: medium
+  answer.log.record('inserted_missing_opening_bracket', at);
+  answer.feed(`{${input.slice(at, end)}`, true);
+  // repair: text after the members' line is dropped
+  if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end + 1);
+  const value = answer.roots[0];
+  return answer.roots.length === 1 && !answer.tooDeep && value !== null && typeof value === 'object' && Object.keys(value).length >= 2 ? answer : null;
 }
 
 /** Index of the first character from k above U+0020 (text.length when none). */
@@ -96,26 +149,13 @@ function firstNonBlank(text: string, k: number): number {
  * such fragments as prose, and the reread stands if it finds a root: the JSON that starts a line of
  * its own is the answer. Null when the first scan stands.
  */
-export function rereadPastLineFragment(first: Scanner, input: string, fenceStart: number): Scanner | null {
-  if (!first.lineFragmentRoot) return null;
+function rereadPastLineFragment(first: Scanner, input: string, fenceStart: number): Scanner | null {
+  if (!first.report.lineFragmentRoot) return null;
   const roots = first.roots;
   const otherKindFollows = roots.length > 1 && Array.isArray(roots[0]) !== Array.isArray(roots[1]);
   if (!otherKindFollows && !first.log.hasGuess()) return null;
-  const again = rescan(input, fenceStart, LINE_FRAGMENTS_ARE_PROSE);
+  const again = scan(input, { ...FIRST_READING, proseUntil: fenceStart, lineFragmentsAreProse: true });
   return again.roots.length > 0 ? again : null;
-}
-
-const FRAGMENTS_ARE_JSON = 0;
-const LINE_FRAGMENTS_ARE_PROSE = 1;
-
-/** The whole reply scanned again with one of scan-prose.ts's fragment rules turned around. */
-function rescan(input: string, fenceStart: number, rule: typeof FRAGMENTS_ARE_JSON | typeof LINE_FRAGMENTS_ARE_PROSE): Scanner {
-  const again = new Scanner();
-  again.proseUntil = fenceStart;
-  if (rule === FRAGMENTS_ARE_JSON) again.proseFragments = false;
-  else again.proseLineFragments = true;
-  again.feed(input, true);
-  return again;
 }
 
 /**
@@ -129,11 +169,11 @@ function scalarAnswer(input: string): Scanner | null {
   if (scalar === null || !/[A-Za-z]/.test(tail.slice(0, scalar.index + 1)) || (tail.match(YAML_LINE)?.length ?? 0) >= 2) return null;
   const at = input.length - scalar[0].length + scalar[0].indexOf(scalar[1]!);
   const end = at + scalar[1]!.length;
-  // repair: prose before a scalar answer (`The answer is: 42`, `Result:\ntrue`) is dropped
-  const answer = new Scanner();
-  answer.base = at;
-  answer.log.record('stripped_leading_text', 0);
-  answer.feed(input.slice(at, end), true);
+  // repair: prose before a scalar answer (`The answer is: 42`, `Result:\ntrue`) is dropped; when the
+  // scalar is the last of several members on its line (`name: Alice, age: 30`), the others were
+  // data: low confidence
+  const answer = scan(input, FIRST_READING, at, end, 0);
+  if (MEMBER_BEFORE.test(input.slice(input.lastIndexOf('\n', at) + 1, at))) answer.log.doubt('stripped_leading_text', 0, 'low');
   // repair: a period after it is dropped
   if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end);
   return answer.roots.length > 0 ? answer : null;

@@ -122,6 +122,19 @@ export const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
     matches: (input, _expected, ours) => repairedWith(ours, 'removed_comments') && /(#|\/\/)[^\n]*[}\]]/.test(input),
   },
   {
+    id: 'opened-container-kept',
+    title: 'a container that was opened is kept, empty if nothing was written in it ([{] gives [{}])',
+    matches: (input, expected, ours) =>
+      /^[\s[\]{}]+$/.test(input) && ours.success && expected.kind === 'value' && JSON.stringify(ours.value).length > JSON.stringify(expected.value).length,
+  },
+  {
+    id: 'cut-name-dropped',
+    title: 'a member name cut by the end of the input is dropped with its member, not made an element or a value',
+    matches: (input, expected, ours) =>
+      /[{,]\s*"[^"\\]*$/.test(input) && repairedWith(ours, 'removed_truncated_member') && expected.kind === 'value' &&
+      jsonEqual(ours.value, withoutInventedMembers(expected.value, ours.value)) === false && spokenText(expected.value).startsWith(spokenText(ours.value)),
+  },
+  {
     id: 'repaired-where-peer-gives-up',
     title: 'we repair input the peer rejects (trailing prose, JSONP, several values, control characters, True)',
     matches: (input, expected, ours) =>

@@ -8,6 +8,7 @@ import { formatBytes, formatDuration, formatNumber } from '../lib/format.js';
 import { firstDifference } from '../lib/json-equal.js';
 import { printTable } from '../lib/table.js';
 import { measureInterleaved, megabytesPerSecond, type MeasureOptions } from '../lib/timing.js';
+import { FAMILY_LIMIT, measureFamilies, printFamilies, VALID_LIMIT } from './families.js';
 import { floorParse } from './floor-parser.js';
 import { generateDocument, llmReply, malformDocument } from './inputs.js';
 
@@ -149,6 +150,10 @@ function main(): void {
   ]);
   time([{ input: 'valid 1 MB', implementation: 'jsonrepair', text: valid, fn: () => jsonrepair(valid) }], { ...FAST, runs: 5 });
 
+  // The malformation families (families.ts): each ~1.5 MB document broken one way, against JSON.parse
+  // on the valid one, all alternating in one process; made and dropped here, before the 8x inputs.
+  const familyRows = measureFamilies();
+
   // The 8x inputs exist only for the scaling measurements: held from the start, their ~150 MB of live
   // objects made every garbage collection of the 1 MB measurements mark them too (malformed 1 MB
   // measured 10.8 ms with them alive, 7.1 ms in a process of its own). Both sides of each 8x ratio
@@ -182,6 +187,9 @@ function main(): void {
     results.map((r) => [r.input, r.implementation, formatBytes(r.bytes), formatDuration(r.nsPerOp), formatNumber(r.mbPerSecond), r.samples]),
   );
 
+  process.stdout.write('\n');
+  const familiesPass = printFamilies(familyRows);
+
   const { scaling, parseScaling } = scaled;
   const targets: Target[] = [
     target('valid 1 MB vs JSON.parse', ourValid.mbPerSecond / parse.mbPerSecond, '>= 0.8x', ourValid.mbPerSecond >= 0.8 * parse.mbPerSecond, wrong.valid),
@@ -189,6 +197,8 @@ function main(): void {
     target('malformed 1 MB vs jsonrepair', peerMalformed.nsPerOp / ourMalformed.nsPerOp, '>= 50x', peerMalformed.nsPerOp >= 50 * ourMalformed.nsPerOp, wrong.malformed),
     target('1 KB reply vs jsonrepair', peerReply.nsPerOp / ourReply.nsPerOp, '>= 10x', peerReply.nsPerOp >= 10 * ourReply.nsPerOp, wrong.reply),
     target('8x malformed input: time ratio', scaling, '<= 8.0', scaling <= 8.0, wrong.scaled),
+    target('malformation families: worst x JSON.parse', Math.max(...familyRows.slice(1, -1).map((r) => r.ratio)), `<= ${FAMILY_LIMIT}x`, familiesPass, familyRows.find((r) => r.wrong !== null)?.wrong ?? null),
+    target('valid ~1.5 MB: x JSON.parse', familyRows[0]!.ratio, `<= ${VALID_LIMIT}x`, familyRows[0]!.ratio <= VALID_LIMIT, familyRows[0]!.wrong),
   ];
   process.stdout.write('\n');
   printTable(
@@ -213,6 +223,7 @@ function main(): void {
     targets: targets.map((t) => ({ name: t.name, measured: Number(t.measured.toFixed(3)), required: t.required, pass: t.pass, ...(t.note ? { note: t.note } : {}) })),
     peer_correct: { malformed: peer.malformed ?? 'ok', reply: peer.reply ?? 'ok' },
     json_parse_8x_time_ratio: Number(parseScaling.toFixed(3)),
+    families: familyRows.map((r) => ({ family: r.name, bytes: r.bytes, ns_per_op: Math.round(r.nsPerOp), x_json_parse: Number(r.ratio.toFixed(3)), ...(r.wrong === null ? {} : { wrong: r.wrong }) })),
     reply_floor_ns: { target_allows: Math.round(peerReply.nsPerOp / 10), no_repair_js_parser: Math.round(floor.nsPerOp), json_parse: Math.round(parseReply.nsPerOp) },
     pass,
   };

@@ -1,14 +1,16 @@
 // The fast lane: plain JSON inside a container — JSON whitespace, brackets, commas and colons,
 // strings without escapes or control characters, well-formed numbers, true/false/null — read in one
 // tight loop, with the repairs models need most often whose reading is certain: a bare identifier
-// before `:` as a name, a single-quoted string without escapes, True/False/None, a trailing comma.
+// before `:` as a name, a single-quoted string without escapes, True/False/None, a trailing comma,
+// a comma missing before a quoted name or value (or a `{` in an array) after a blank, comments.
 // At the first token it is not sure of (anything else to repair, an escape, a token that reaches
 // the end of the window) it stops at that token's start, and the general scanner decides, as it
 // would have from the start. Most of a model's reply, even a broken one, is plain JSON.
 import { hex4At } from './char-codes.js';
 import { KIND } from './repair-log.js';
 import { proseRunsToQuote } from './scan-string.js';
-import { AFTER_VALUE, COLON, type Frame, KEY, type Scanner, VALUE } from './scanner.js';
+import { AFTER_VALUE, COLON, type Frame, KEY, VALUE } from './phases.js';
+import type { Scanner } from './scanner.js';
 
 export function fastLane(s: Scanner): void {
   const text = s.text;
@@ -22,6 +24,16 @@ export function fastLane(s: Scanner): void {
     let c = codes[i]!; // 0 past the end (code-units.ts): every comparison below fails
     while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = codes[++i]!; // whitespace
     if (i >= len) break;
+    if (c === 0x2f) { // /
+      // repair: `//` and `/* */` comments are removed (as Scanner.skipTrivia, which one that does not
+      // end in the window is left to)
+      const next = codes[i + 1];
+      const end = next === 0x2f ? text.indexOf('\n', i + 2) : next === 0x2a ? text.indexOf('*/', i + 2) : -1; // / *
+      if (end < 0) break;
+      s.recordKind(KIND.removed_comments, i);
+      i = next === 0x2f ? end + 1 : end + 2;
+      continue;
+    }
     const phase = s.phase;
     if (phase === VALUE) {
       if (c === 0x22) { // "
@@ -46,22 +58,22 @@ export function fastLane(s: Scanner): void {
       } else if ((c >= 0x30 && c <= 0x39) || c === 0x2d) { // digit -
         const n = readNumber(codes, text, i);
         const end = numberEnd;
-        if (end < 0 || !valueEndsAt(codes, end)) break;
+        if (end < 0 || !(valueEndsAt(codes, end) || quoteAfterBlank(codes, end))) break;
         if (n === Infinity || n === -Infinity) break;
         s.emitInto(top, n);
         i = end;
-      } else if (c === 0x74 && codes[i + 1] === 0x72 && codes[i + 2] === 0x75 && codes[i + 3] === 0x65 && valueEndsAt(codes, i + 4)) { // true
+      } else if (c === 0x74 && codes[i + 1] === 0x72 && codes[i + 2] === 0x75 && codes[i + 3] === 0x65 && (valueEndsAt(codes, i + 4) || quoteAfterBlank(codes, i + 4))) { // true
         s.emitInto(top, true);
         i += 4;
-      } else if (c === 0x66 && codes[i + 1] === 0x61 && codes[i + 2] === 0x6c && codes[i + 3] === 0x73 && codes[i + 4] === 0x65 && valueEndsAt(codes, i + 5)) { // false
+      } else if (c === 0x66 && codes[i + 1] === 0x61 && codes[i + 2] === 0x6c && codes[i + 3] === 0x73 && codes[i + 4] === 0x65 && (valueEndsAt(codes, i + 5) || quoteAfterBlank(codes, i + 5))) { // false
         s.emitInto(top, false);
         i += 5;
-      } else if (c === 0x6e && codes[i + 1] === 0x75 && codes[i + 2] === 0x6c && codes[i + 3] === 0x6c && valueEndsAt(codes, i + 4)) { // null
+      } else if (c === 0x6e && codes[i + 1] === 0x75 && codes[i + 2] === 0x6c && codes[i + 3] === 0x6c && (valueEndsAt(codes, i + 4) || quoteAfterBlank(codes, i + 4))) { // null
         s.emitInto(top, null);
         i += 4;
       } else if (c === 0x54 || c === 0x46 || c === 0x4e) { // T F N
         const word = c === 0x54 ? 'True' : c === 0x46 ? 'False' : 'None';
-        if (!text.startsWith(word, i) || !valueEndsAt(codes, i + word.length)) break;
+        if (!text.startsWith(word, i) || !(valueEndsAt(codes, i + word.length) || quoteAfterBlank(codes, i + word.length))) break;
         // repair: Python literals become JSON literals
         s.recordKind(KIND.replaced_python_literal, i);
         s.emitInto(top, c === 0x54 ? true : c === 0x46 ? false : null);
@@ -82,6 +94,12 @@ export function fastLane(s: Scanner): void {
         s.close(undefined, i);
         i++;
         top = stack[stack.length - 1];
+      } else if ((c === 0x22 || c === 0x27 || (c === 0x7b && top.isArray)) && isBlank(codes[i - 1]!)) { // " ' {
+        // repair: a value follows a value with no comma between (`"a": 1⏎"b": 2`); as
+        // structure.ts afterValue, which a quote or an array's `{` after a blank reaches unchanged
+        s.recordKind(KIND.inserted_missing_comma, i);
+        s.phase = top.isArray ? VALUE : KEY;
+        s.lastWasString = false;
       } else break;
     } else if (phase === KEY) {
       if (c === 0x22) { // "
@@ -323,7 +341,25 @@ function stringEndsAt(s: Scanner, top: Frame, codes: Uint16Array, j: number, quo
   const k = blankEnd(codes, j);
   const d = codes[k];
   if (d === 0x7d || d === 0x5d) return true; // } ]
+  // a quote after a blank: the next name or value, its comma missing (scan-string.ts endsString ends
+  // the string there too; only two quotes side by side are left to it)
+  if ((d === 0x22 || d === 0x27) && k > j) return true; // " '
   return d === 0x2c && (top.isArray || proseRunsToQuote(s.text, k + 1, quote, s.final) === 0); // ,
+}
+
+function isBlank(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; // space LF CR tab
+}
+
+/**
+ * A number or literal ending at j is complete when, after at least one blank, a quote follows (the
+ * next name or value, its comma missing): scan-word.ts ends the word there too, and no unit or
+ * operator starts with a quote.
+ */
+function quoteAfterBlank(codes: Uint16Array, j: number): boolean {
+  if (!isBlank(codes[j]!)) return false;
+  const d = codes[blankEnd(codes, j)];
+  return d === 0x22 || d === 0x27; // " '
 }
 
 /** A value ending at j is certainly complete: a comma or closer follows, possibly after whitespace. */

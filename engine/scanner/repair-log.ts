@@ -1,8 +1,10 @@
 // Collects syntax repairs: one RepairDetail per type, with the position of the first occurrence and
 // a count, as the issue asks ("one detail per repair type"), in order of first occurrence. A repair
 // costs one property load and two array writes: dense inputs record tens of thousands of them.
+// A kind's confidence (repair-kinds.ts) is what it earns where its reading is certain; a site that
+// had to choose or guess records it with a lower one (doubt), and the detail carries the lowest.
 import { REPAIR_KINDS, type RepairType } from '../repair-kinds.js';
-import type { RepairDetail } from '../types.js';
+import type { Confidence, RepairDetail } from '../types.js';
 
 const TYPES = Object.keys(REPAIR_KINDS) as RepairType[];
 // A Map: its lookup by a constant name is about twice as fast as a keyed load of 42 names.
@@ -22,6 +24,8 @@ export class RepairLog {
   private firstAt: number[] | null = null;
   /** Type indexes in order of first occurrence. */
   private readonly order: number[] = [];
+  /** Per type index, the lowest confidence a site recorded it with (doubt); null until one did. */
+  private lowered: Array<Confidence | undefined> | null = null;
 
   get size(): number {
     return this.order.length;
@@ -44,7 +48,19 @@ export class RepairLog {
     }
   }
 
-  /** Whether a repair of low confidence (a guess) was made. */
+  /**
+   * record() at a site whose reading was a choice or a guess: the type's detail is at most
+   * `confidence` (medium: a reading was chosen or where a value ends was guessed; low: a careful
+   * reader could take another reading, or data was dropped).
+   */
+  doubt(type: RepairType, position: number, confidence: 'medium' | 'low'): void {
+    const k = INDEX.get(type)!;
+    this.recordKind(k, position);
+    const lowered = this.lowered ??= [];
+    if (lowered[k] !== 'low') lowered[k] = confidence;
+  }
+
+  /** Whether a repair of a kind whose confidence is low (a guess) was made. */
   hasGuess(): boolean {
     for (const k of this.order) if (REPAIR_KINDS[TYPES[k]!].confidence === 'low') return true;
     return false;
@@ -52,12 +68,16 @@ export class RepairLog {
 
   details(): RepairDetail[] {
     const out: RepairDetail[] = [];
-    for (const k of this.order) out.push(repairDetail(TYPES[k]!, this.firstAt![k]!, this.counts![k]!));
+    for (const k of this.order) out.push(repairDetail(TYPES[k]!, this.firstAt![k]!, this.counts![k]!, this.lowered?.[k]));
     return out;
   }
 }
 
-export function repairDetail(type: RepairType, position: number, count: number): RepairDetail {
-  const confidence = REPAIR_KINDS[type].confidence;
+const RANK: Record<Confidence, number> = { high: 0, medium: 1, low: 2 };
+
+/** The detail of a repair; `lowered`, when a site doubted it, caps the kind's confidence. */
+export function repairDetail(type: RepairType, position: number, count: number, lowered?: Confidence): RepairDetail {
+  const own: Confidence = REPAIR_KINDS[type].confidence;
+  const confidence = lowered !== undefined && RANK[lowered] > RANK[own] ? lowered : own;
   return { type, confidence, safe: confidence === 'high', position, count };
 }

@@ -2,7 +2,9 @@
 // a JSONP callback. The root value starts at the first `{` or `[` (or after a fence); a scalar root
 // (`42`, `"text"`, `tru`) is accepted only when nothing but the end of the input follows it.
 import { endsWord, isAsciiLetter, isDigit, isJsonWhitespace, isWordChar, skipBlanks } from './char-codes.js';
-import { ROOT_START, THINK, VALUE, type Scanner } from './scanner.js';
+import { ROOT_START, THINK, VALUE } from './phases.js';
+import { startString } from './scan-string.js';
+import type { Scanner } from './scanner.js';
 
 const PROSE_KEEP = 128; // enough of the prose to recognise a JSONP callback name
 
@@ -20,11 +22,11 @@ export function scanProse(s: Scanner): boolean {
     switch (c) {
       case 0x7b: // {
       case 0x5b: // [ — at the very start always the root: a stream's `[tru` must not wait for its line
-        if (s.at(i) < s.proseUntil) break; // a fenced answer comes later
+        if (s.at(i) < s.policy.proseUntil) break; // a fenced answer comes later
         s.open(c === 0x5b, i);
         return true;
       case 0x22: case 0x27: case 0x201c: case 0x2018: // " ' “ ‘ — a root string
-        s.startString(c, false, i);
+        startString(s, c, false, i);
         return true;
       case 0x60: { // `
         const f = s.fenceAt(i);
@@ -59,12 +61,12 @@ function skipProse(s: Scanner): boolean {
   for (; i < len; i++) {
     const c = codes[i]!;
     if (c === 0x5b || c === 0x7b) { // [ {
-      if (s.at(i) < s.proseUntil) continue; // before the fenced answer
-      if (!s.proseFragments) break;
+      if (s.at(i) < s.policy.proseUntil) continue; // before the fenced answer
+      if (!s.policy.inlineFragmentsAreProse) break;
       const after = inlineFragmentEnd(text, i, s.final);
       if (after > 0) {
         // A placeholder (`Use the {name} field`) is never the JSON: no rescan reads it as `{}`.
-        if (!isPlaceholder(text, i, after)) s.skippedFragment = true;
+        if (!isPlaceholder(text, i, after)) s.report.skippedFragment = true;
         i = after - 1; // `[1]: see`, `{name} below`: prose, not the root
         continue;
       }
@@ -73,11 +75,11 @@ function skipProse(s: Scanner): boolean {
         const lineEnd = lineFragmentEnd(text, i);
         if (lineEnd > 0) {
           // repair: (on a reread) a fragment ending a line of prose is prose, not the root
-          if (s.proseLineFragments) {
+          if (s.policy.lineFragmentsAreProse) {
             i = lineEnd - 1;
             continue;
           }
-          s.lineFragmentRoot = true;
+          s.report.lineFragmentRoot = true;
         }
       }
       break;
@@ -109,8 +111,10 @@ function skipProse(s: Scanner): boolean {
     return true;
   }
   if (s.proseHasText) {
-    // repair: prose before the JSON is dropped
-    s.log.record('stripped_leading_text', s.proseStart);
+    // repair: prose before the JSON is dropped; when it holds a JSON value of its own (`First:
+    // {"a": 1} and second: {"a": 2}`), the answer was chosen among values: medium confidence
+    if (holdsJsonValue(text, Math.max(0, s.proseStart - s.base), i)) s.log.doubt('stripped_leading_text', s.proseStart, 'medium');
+    else s.log.record('stripped_leading_text', s.proseStart);
     s.proseHasText = false;
   }
   s.prose = false;
@@ -123,6 +127,49 @@ function skipProse(s: Scanner): boolean {
 }
 
 const FRAGMENT_MAX = 80;
+const VALUE_SEARCH_MAX = 4096;
+
+/**
+ * Whether text[from, to) — prose dropped around the answer — holds a JSON value of its own: a
+ * bracketed run that JSON.parse reads as an object with a member or an array of two or more
+ * elements or of a container (`{"a": 2}`, `[1, 2]`; not a citation `[1]`, a placeholder `{name}`
+ * or `{}`). Dropping one means the answer was chosen among values (docs/repairs.md, "Several
+ * values"). Only the first VALUE_SEARCH_MAX characters are looked at.
+ */
+export function holdsJsonValue(text: string, from: number, to: number): boolean {
+  const end = Math.min(to, text.length, from + VALUE_SEARCH_MAX);
+  for (let i = from; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x7b && c !== 0x5b) continue; // { [
+    const close = bracketEnd(text, i, end);
+    if (close < 0) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text.slice(i, close + 1));
+    } catch {
+      continue;
+    }
+    if (Array.isArray(value) ? value.length > 1 || (value.length === 1 && value[0] !== null && typeof value[0] === 'object') : Object.keys(value as object).length > 0) return true;
+    i = close;
+  }
+  return false;
+}
+
+/** The index of the closer that balances the bracket at i (strings skipped), or -1 before `end`. */
+function bracketEnd(text: string, i: number, end: number): number {
+  let depth = 0;
+  let quoted = false;
+  for (let j = i; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (quoted) {
+      if (c === 0x5c) j++; // \
+      else if (c === 0x22) quoted = false; // "
+    } else if (c === 0x22) quoted = true; // "
+    else if (c === 0x7b || c === 0x5b) depth++; // { [
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return j; // } ]
+  }
+  return -1;
+}
 
 /**
  * Around the JSON, a short bracketed fragment that opens and closes on one line and is followed on
@@ -131,7 +178,7 @@ const FRAGMENT_MAX = 80;
  * markdown link `[docs](…)` — is prose: the index after its closer. 0 when it may be the JSON (it
  * ends its line, spans lines, or is longer than FRAGMENT_MAX, so a stream of minified JSON is never
  * held back for long); -1 when more input is needed. A reply whose only JSON is such a fragment
- * (`Here: {"a": 1} hope this helps`) is rescanned without the rule (repair.ts).
+ * (`Here: {"a": 1} hope this helps`) is read again without the rule (reply-shape.ts rereadWithoutRoot).
  */
 export function inlineFragmentEnd(text: string, i: number, final: boolean): number {
   const len = text.length;
@@ -177,7 +224,8 @@ function fragmentCloser(text: string, i: number): number {
  * A short fragment that ends a line of prose — `See reference [1]`, `- Items: [apple, pear]`,
  * `1. Set "name" to {first, last}` — whose line begins with text: the index after its closer,
  * else 0. The first scan reads it as the root (it may be the answer: `The result: [1, 2]`);
- * repair.ts reads the reply again without it when a root starts a later line (reply-shape.ts).
+ * reply-shape.ts rereadPastLineFragment reads the reply again with it as prose when a root of the
+ * other kind starts a later line, or when it read as JSON only through guesses.
  */
 export function lineFragmentEnd(text: string, i: number): number {
   const j = fragmentCloser(text, i);
@@ -296,8 +344,8 @@ function thinkTag(s: Scanner, i: number): boolean {
   }
   // repair: a reasoning block (<think>…</think>) before the JSON is dropped
   s.record('stripped_leading_text', i);
-  s.thinkAt = s.at(i);
-  s.thinkBodyAt = s.at(i + n);
+  s.report.thinkAt = s.at(i);
+  s.report.thinkBodyAt = s.at(i + n);
   s.i = i + n;
   s.phase = THINK;
   return true;
@@ -309,7 +357,7 @@ export function scanThink(s: Scanner): boolean {
   const close = text.indexOf('</think', s.i);
   if (close < 0) {
     if (s.final) {
-      s.thinkUnclosed = true;
+      s.report.thinkUnclosed = true;
       s.i = text.length;
       s.finish();
     } else s.i = Math.max(s.i, text.length - 10); // a closing tag may be split across pieces
@@ -335,7 +383,7 @@ function rootScalar(s: Scanner, i: number): number {
   const text = s.text;
   const len = text.length;
   const c = text.charCodeAt(i);
-  if (!(isDigit(c) || c === 0x2d || c === 0x2e || (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) return 0; // digit - . letter
+  if (!(isDigit(c) || c === 0x2d || c === 0x2b || c === 0x2e || (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) return 0; // digit - + . letter
   let j = i;
   while (j < len && !endsWord(text.charCodeAt(j))) j++;
   let k = j;
@@ -346,7 +394,7 @@ function rootScalar(s: Scanner, i: number): number {
     if (f !== 0x2c && f !== 0x60 && f !== 0x3b && !(s.jsonp && f === 0x29)) return 0; // , ` ; )
   }
   const word = text.slice(i, j);
-  if (/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d*)?$/.test(word) && !/^-?0\d/.test(word)) return 1;
+  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d*)?$/.test(word) && !/^[-+]?0\d/.test(word)) return 1; // `+42`: its sign is dropped (expectValue)
   if (/^(true|false|null|none|NaN|-?Infinity|undefined)$/i.test(word)) return 1;
   if (j >= len && word.length > 0) {
     // cut at the end: `tru`, `-`

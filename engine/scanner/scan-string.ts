@@ -2,7 +2,8 @@
 // quotes; a missing closing quote. Runs between escapes are copied as one slice, never per character.
 // A string may span many pieces of a stream: its text so far waits in `strParts`.
 import { closingQuote, endsBareValue, endsStringBefore, hex4At, hexValue, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
-import { AFTER_ROOT, AFTER_VALUE, COLON, type Scanner } from './scanner.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON } from './phases.js';
+import type { Scanner } from './scanner.js';
 
 export function startString(s: Scanner, open: number, isKey: boolean, i: number): void {
   if (open === 0x27) { // '
@@ -69,8 +70,9 @@ export function scanString(s: Scanner): boolean {
       while (k >= run && isJsonWhitespace(text.charCodeAt(k))) k--;
       if (k >= run && text.charCodeAt(k) === 0x2c) { // ,
         if (nameEndsAtColon(s, text, run, k)) return true;
-        // repair: the missing closing quote is supplied before the comma
-        s.record('closed_string', k);
+        // repair: the missing closing quote is supplied before the comma — where the string ends is
+        // a guess, so medium confidence
+        s.log.doubt('closed_string', s.at(k), 'medium');
         finishString(s, text.slice(run, k));
         s.i = k;
         return true;
@@ -175,8 +177,10 @@ export function scanString(s: Scanner): boolean {
   }
   if (!s.final) return hold(s, run, len);
   if (nameEndsAtColon(s, text, run, len) || cutAtDelimiter(s, text, len)) return true;
-  // repair: the input ends inside a string, which is closed
-  s.record('closed_string', len);
+  // repair: the input ends inside a string, which is closed; when the string runs over lines, it may
+  // have swallowed what followed its lost closing quote: medium
+  if (s.controlSeen > s.strStart) s.log.doubt('closed_string', s.at(len), 'medium');
+  else s.record('closed_string', len);
   finishString(s, text.slice(run, i));
   s.i = len;
   return true;
@@ -205,7 +209,19 @@ function hold(s: Scanner, run: number, upTo: number): boolean {
 function fixContainerAround(s: Scanner, text: string, i: number, j: number): void {
   const depth = s.stack.length;
   const next = text.charCodeAt(j);
-  if (depth >= 2 && next === 0x3a && !s.strIsKey) { // :
+  if (depth >= 1 && next === 0x3a && !s.strIsKey && s.stack[depth - 1]!.isArray && (s.stack[depth - 1]!.container as unknown[]).length === 0) { // :
+    // repair: `{"meta": ["kind": "doc", "v": 2]}` — members written in brackets: the writer meant an
+    // object, and `]` will close it
+    const top = s.stack.pop()!;
+    const members: Record<string, unknown> = {};
+    s.replaceLast(members);
+    s.stack.push(top);
+    top.container = members;
+    top.isArray = false;
+    top.bracketed = true;
+    s.log.record('converted_array_to_object', s.strStart);
+    s.strIsKey = true;
+  } else if (depth >= 2 && next === 0x3a && !s.strIsKey) { // :
     const top = s.stack[depth - 1]!;
     if (top.isArray && !s.stack[depth - 2]!.isArray && (top.container as unknown[]).length > 0) {
       // repair: `{"tags": ["a", "b", "count": 2}` — the array's `]` was missing before the next member
@@ -311,11 +327,27 @@ function endsString(s: Scanner, text: string, i: number, j: number): boolean {
     return false;
   }
   if (endsStringBefore(next) || (next === 0x29 && s.calls > 0)) return true; // ) closing a wrapper
+  // A bare member name and its colon follow in an object (`{a: 'x' b: False}`): the string ended and
+  // its comma is missing (the caller reports it).
+  if (!s.strIsKey && j > i + 1 && isAsciiLetter(next) && !s.stack[s.stack.length - 1]!.isArray && bareNameAt(text, j)) return true;
   // A member name followed by a space (`{"a" true}`) has ended: names rarely hold quotes.
   if (s.strIsKey && j > i + 1) return true;
-  // A quote at the end of a line: the next line is the next member (`"John"\n  lastName: Smith`).
-  for (let k = i + 1; k < j; k++) if (text.charCodeAt(k) === 0x0a) return true; // LF
+  // A quote at the end of a line: the next line is the next member (`"John"\n  lastName: Smith`) —
+  // unless the string already runs over lines (it holds a raw control character) and the next line
+  // is more of its text, running on to the real closing quote (`"one\n"two"\nthree", "n": 1`).
+  for (let k = i + 1; k < j; k++) {
+    if (text.charCodeAt(k) === 0x0a) { // LF
+      return !(s.controlSeen > s.strStart && !s.strIsKey && proseRunsToQuote(text, j, s.strClose, s.final) === 1);
+    }
+  }
   return false;
+}
+
+/** `name:` (an identifier, blanks, a colon) at j. */
+function bareNameAt(text: string, j: number): boolean {
+  let k = j;
+  for (let c = text.charCodeAt(k); isAsciiLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x24; c = text.charCodeAt(++k)); // letter digit _ $
+  return text.charCodeAt(skipBlanks(text, k)) === 0x3a; // :
 }
 
 /** A `,` `}` or `]` (or the end of the input) follows from j, after blanks. */
@@ -336,6 +368,11 @@ function cutAtDelimiter(s: Scanner, text: string, len: number): boolean {
   if (from < 1 || s.strParts.length > 0 || s.strIsKey) return false;
   let last = len - 1;
   while (last >= from && isJsonWhitespace(text.charCodeAt(last))) last--;
+  // a closing fence after the delimiter (`{"key": "value}```): the reply's end, not the string's
+  if (last - 2 > from && text.startsWith('```', last - 2)) {
+    last -= 3;
+    while (last >= from && isJsonWhitespace(text.charCodeAt(last))) last--;
+  }
   if (last < from) return false;
   const lastChar = text.charCodeAt(last);
   if (lastChar !== 0x5d && lastChar !== 0x7d && lastChar !== 0x2c) return false; // ] } ,
@@ -348,8 +385,8 @@ function cutAtDelimiter(s: Scanner, text: string, len: number): boolean {
   }
   let end = p;
   while (end > from && isJsonWhitespace(text.charCodeAt(end - 1))) end--;
-  // repair: the missing closing quote is supplied where the string must have ended
-  s.record('closed_string', end);
+  // repair: the missing closing quote is supplied where the string must have ended (a guess: medium)
+  s.log.doubt('closed_string', s.at(end), 'medium');
   finishString(s, text.slice(from, end));
   s.i = p;
   return true;
@@ -367,8 +404,8 @@ function nameEndsAtColon(s: Scanner, text: string, run: number, limit: number): 
   let end = colon;
   while (end > run && isJsonWhitespace(text.charCodeAt(end - 1))) end--;
   if (end === run) return false;
-  // repair: the missing closing quote is supplied before the colon
-  s.record('closed_string', end);
+  // repair: the missing closing quote is supplied before the colon (a guess: medium)
+  s.log.doubt('closed_string', s.at(end), 'medium');
   finishString(s, text.slice(run, end));
   s.i = colon;
   return true;

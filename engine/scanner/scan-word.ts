@@ -1,7 +1,8 @@
 // Unquoted tokens: numbers (with their malformed and truncated forms), literals (JSON, Python,
 // NaN/Infinity, undefined), and bare words taken as strings — keys or values.
 import { endsBareValue, endsWord, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
-import { AFTER_VALUE, COLON, ROOT_START, type Scanner } from './scanner.js';
+import { AFTER_VALUE, COLON, ROOT_START } from './phases.js';
+import type { Scanner } from './scanner.js';
 
 const NOT_NUMBER = 0;
 const VALID = 1;
@@ -70,9 +71,73 @@ function unitAfter(text: string, i: number, final: boolean): number {
   return NOT_UNIT.test(text.slice(k, m)) ? 0 : 1;
 }
 
+/**
+ * After a number and blanks at i: an arithmetic operator and an operand (`* 10`, `/ 2`, `+ x`).
+ * `+` and `-` count only with a blank after them too: `[1 -2]` is two numbers missing their comma.
+ */
+function operatorAfter(text: string, i: number): boolean {
+  const k = skipBlanks(text, i);
+  const op = text.charCodeAt(k);
+  const next = text.charCodeAt(k + 1);
+  if (op === 0x2b || op === 0x2d) { // + -
+    if (next !== 0x20 && next !== 0x09) return false; // space tab
+  } else if (op === 0x2f) { // /
+    if (next === 0x2f || next === 0x2a) return false; // a comment: // /*
+  } else if (op !== 0x2a && op !== 0x25) return false; // * %
+  const m = skipBlanks(text, k + 1);
+  const c = text.charCodeAt(m);
+  return isAsciiLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x28 || c === 0x2e; // letter digit ( .
+}
+
 function isDigitsOnly(text: string, start: number, end: number): boolean {
   for (let j = start; j < end; j++) if (!isDigitAt(text, j)) return false;
   return true;
+}
+
+/**
+ * The wrappers unwrapped inside a value: constructors whose one argument is the value (the MongoDB
+ * shell's and JavaScript's). docs/repairs.md lists them; any other call is kept as text.
+ */
+const WRAPPERS = new Set(['ObjectId', 'ISODate', 'Date', 'NumberLong', 'NumberInt', 'NumberDecimal', 'Decimal128', 'UUID']);
+const CALL_MAX = 1000;
+const CALL_UNDECIDED = -2;
+/** Whether the call callEnd read last had a `,` between its parentheses (more than one argument). */
+let callHasComma = false;
+
+/**
+ * The index of the `)` closing the call whose `(` is at `open` (strings and nested brackets
+ * skipped), -1 when there is none within CALL_MAX characters or before the end of the input, and
+ * CALL_UNDECIDED when the window ends first. Sets callHasComma.
+ */
+function callEnd(text: string, open: number, final: boolean): number {
+  callHasComma = false;
+  let depth = 0;
+  let quote = 0;
+  const end = Math.min(text.length, open + CALL_MAX);
+  for (let j = open; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (quote !== 0) {
+      if (c === 0x5c) j++; // \
+      else if (c === quote) quote = 0;
+      continue;
+    }
+    switch (c) {
+      case 0x22: case 0x27: quote = c; break; // " '
+      case 0x28: case 0x5b: case 0x7b: depth++; break; // ( [ {
+      case 0x5d: case 0x7d: depth--; break; // ] }
+      case 0x29: if (--depth === 0) return j; break; // )
+      case 0x2c: if (depth === 1) callHasComma = true; break; // ,
+      case 0x0a: return -1; // LF: a call spans no lines
+    }
+  }
+  return end === text.length && !final ? CALL_UNDECIDED : -1;
+}
+
+/** Where an unquoted value from i ends: the next `,` `}` `]` or line end, blanks before it left out. */
+function bareValueEnd(text: string, i: number): number {
+  while (i < text.length && !endsBareValue(text.charCodeAt(i))) i++;
+  while (isJsonWhitespace(text.charCodeAt(i - 1))) i--;
+  return i;
 }
 
 const LITERALS: ReadonlyArray<readonly [string, unknown]> = [
@@ -109,6 +174,16 @@ export function scanValueWord(s: Scanner): boolean {
       // repair: `"weight": 5 kg` — a number and its unit are one value, kept as text (bareValue), as
       // `180cm` is, not a number and a member name missing its colon
       if (unit > 0) return bareValue(s, start);
+      if (operatorAfter(text, i)) {
+        // repair: `"total": 2 * 10` — an expression is kept whole, as its text (not computed, and
+        // never cut to its first number): low confidence
+        const end = bareValueEnd(text, i);
+        if (end >= len && !s.final) return false;
+        s.log.doubt('quoted_bare_string', s.at(start), 'low');
+        s.i = end;
+        s.emit(text.slice(start, end));
+        return true;
+      }
     }
     if (form === VALID) {
       const n = Number(text.slice(start, i));
@@ -137,6 +212,9 @@ export function scanValueWord(s: Scanner): boolean {
       // repair: a sign with no digits (a number cut after its sign) has no value to keep; its member
       // or element is dropped
       const top = s.stack[s.stack.length - 1];
+      const signed = atEnd ? 0 : signedAfterBlank(s, text, i);
+      if (signed < 0) return false;
+      if (signed > 0) return true;
       if (!atEnd) {
         s.record('removed_invalid_character', start);
         if (top?.isArray === false) {
@@ -144,13 +222,28 @@ export function scanValueWord(s: Scanner): boolean {
           top.key = undefined;
           s.phase = AFTER_VALUE;
         }
-      } else if (top?.isArray === true) s.record('removed_truncated_member', start);
+      } else if (top !== undefined) {
+        // cut after its sign: part of a value is gone, and what it was is a guess (medium)
+        s.log.doubt('removed_truncated_member', top.isArray ? s.at(start) : top.keyPos, 'medium');
+      }
       s.i = i;
       return true;
     }
     const word = text.slice(start, i);
     if (!atEnd && text.charCodeAt(i) === 0x28 && /^[A-Za-z_$][\w$.]*$/.test(word)) { // (
-      // repair: a constructor call around a value (`ObjectId("1")`, `NumberLong(2)`) is unwrapped
+      const close = callEnd(text, i, s.final);
+      if (close === CALL_UNDECIDED) return false;
+      if (s.stack.length > 0 && !(WRAPPERS.has(word) && !callHasComma)) {
+        // repair: a call that is no documented wrapper (`SUM(A1:A3)`, `print("hi")`, `foo(1, 2)`)
+        // is kept as its text, a string: what it stands for is anyone's guess, so low confidence
+        const end = close > 0 ? close + 1 : bareValueEnd(text, i);
+        s.log.doubt('quoted_bare_string', s.at(start), 'low');
+        s.i = end;
+        s.emit(text.slice(start, end).trim());
+        return true;
+      }
+      // repair: a constructor call around a value (`ObjectId("1")`, `NumberLong(2)`), or a root
+      // callback, is unwrapped
       s.record('removed_function_wrapper', start);
       s.calls++;
       s.i = i + 1;
@@ -173,6 +266,32 @@ export function scanValueWord(s: Scanner): boolean {
     return true;
   }
   return bareValue(s, start);
+}
+
+/**
+ * `- Infinity`, `- 5`: after a lone `-` and the blanks at i, the number it signs. 1 when it was
+ * read (emitted), 0 when none follows, -1 when more input is needed.
+ */
+function signedAfterBlank(s: Scanner, text: string, i: number): number {
+  const len = text.length;
+  const k = skipBlanks(text, i);
+  if (k === i) return 0;
+  let m = k;
+  while (m < len && !endsWord(text.charCodeAt(m))) m++;
+  if (m >= len && !s.final) return -1;
+  const word = text.slice(k, m);
+  const infinite = word === 'Infinity';
+  if (!infinite && numberForm(text, k, m) !== VALID) return 0;
+  // repair: a blank between a sign and its number is dropped
+  s.record('normalized_whitespace', i);
+  if (infinite) {
+    // repair: -Infinity is not JSON; it becomes null, with a warning
+    s.record('replaced_nan', k);
+    s.warnNan(k);
+  }
+  s.i = m;
+  s.emit(infinite ? null : -Number(word));
+  return 1;
 }
 
 function literal(s: Scanner, word: string, start: number, atEnd: boolean): boolean {

@@ -10,40 +10,38 @@ import { isJsonWhitespace, isOtherWhitespace, isWordChar } from './char-codes.js
 import { KIND, RepairLog } from './repair-log.js';
 import { codeUnitsOf } from './code-units.js';
 import { fastLane } from './fast-lane.js';
-import { scanProse, scanThink } from './scan-prose.js';
-import { scanString, startString } from './scan-string.js';
-import { scanKeyWord, scanValueWord } from './scan-word.js';
+import { holdsJsonValue, scanProse, scanThink } from './scan-prose.js';
+import { scanString } from './scan-string.js';
 import { afterRoot, afterValue, expectColon, expectKey, expectValue } from './structure.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, KEY, MAX_DEPTH, ROOT_START, THINK, TRAILING, VALUE } from './phases.js';
 
-/** What the scanner expects next (plain numbers: tap's per-file transpiler cannot inline const enums). */
-export const ROOT_START = 0; // before the first value: prose, fences and <think> blocks are skipped
-export const VALUE = 1; // a value (array element, member value, or a root after a fence)
-export const KEY = 2; // a member name or `}`
-export const COLON = 3; // the `:` after a member name
-export const AFTER_VALUE = 4; // `,` or the container's closer
-export const AFTER_ROOT = 5; // the root value is complete: only whitespace, fences, more roots
-export const TRAILING = 6; // text after the JSON: ignored
-export const THINK = 7; // inside a <think> block before the JSON
-export const DONE = 8;
+// stream.ts reads the phases with the scanner's state.
+export { AFTER_ROOT, AFTER_VALUE, COLON, DONE, KEY, ROOT_START, THINK, TRAILING, VALUE } from './phases.js';
 
-/**
- * Deepest nesting accepted. JSON.stringify (and so every consumer of the result) recurses and
- * overflows somewhere past 4,000 levels on Node 20; no real model output nests past a few dozen.
- */
-export const MAX_DEPTH = 1000;
+/** How one pass reads the prose around the JSON: reply-shape.ts chooses it, the pass never changes it. */
+export interface ProsePolicy {
+  /** Input offset before which a `{` or `[` is prose, not the root (a fenced answer follows); -1 when none. */
+  readonly proseUntil: number;
+  /** Short one-line bracketed fragments in prose are prose (scan-prose.ts inlineFragmentEnd). */
+  readonly inlineFragmentsAreProse: boolean;
+  /** Fragments ending a line of prose are prose (scan-prose.ts lineFragmentEnd). */
+  readonly lineFragmentsAreProse: boolean;
+}
 
-export interface Frame {
-  container: Record<string, unknown> | unknown[];
-  isArray: boolean;
-  /** The member name waiting for its value (objects only). */
-  key: string | undefined;
-  /** The name of the member set last (`"a" + "b"` replaces its value; key order cannot tell it). */
-  lastKey: string;
-  keyPos: number;
-  /** Members set so far (objects): the index into the key memo for the next name. */
-  members: number;
-  /** Names taken from the key memo: when every member's was, the memo still describes this object. */
-  memoHits: number;
+/** The first reading of a reply, and a stream's. */
+export const FIRST_READING: ProsePolicy = { proseUntil: -1, inlineFragmentsAreProse: true, lineFragmentsAreProse: false };
+
+/** What one pass saw of the reply's shape: reply-shape.ts decides from it whether to read the reply again. */
+export interface ProseReport {
+  /** A fragment in prose (not a placeholder such as `{name}`) was read as prose. */
+  skippedFragment: boolean;
+  /** The first root was a fragment ending a line of prose (scan-prose.ts lineFragmentEnd). */
+  lineFragmentRoot: boolean;
+  /** Input offsets of the last <think> tag and of the text after it (-1: none). */
+  thinkAt: number;
+  thinkBodyAt: number;
+  /** The input ended inside that block. */
+  thinkUnclosed: boolean;
 }
 
 export class Scanner {
@@ -57,21 +55,8 @@ export class Scanner {
   phase = ROOT_START;
   /** In ROOT_START: true once the text is known to be prose, so only `{`, `[`, fences end it. */
   prose = false;
-  /** Input offset before which a `{` or `[` is prose, not the root (a fenced answer follows: repair.ts). */
-  proseUntil = -1;
-  /** Short one-line bracketed fragments in prose are prose (scan-prose.ts inlineFragmentEnd). */
-  proseFragments = true;
-  /** One was skipped: if no root is found, repair.ts rescans without the rule. */
-  skippedFragment = false;
-  /** The first root was a fragment ending a line of prose (scan-prose.ts lineFragmentEnd). */
-  lineFragmentRoot = false;
-  /** Such fragments are prose (the reread of reply-shape.ts rereadPastLineFragment). */
-  proseLineFragments = false;
-  /** Input offsets of the last <think> tag and of the text after it. */
-  thinkAt = -1;
-  thinkBodyAt = -1;
-  /** The input ended inside that block: if no root was found, repair.ts reads on from its tag. */
-  thinkUnclosed = false;
+  /** What this pass has seen of the reply's shape (reply-shape.ts reads it after the pass). */
+  readonly report: ProseReport = { skippedFragment: false, lineFragmentRoot: false, thinkAt: -1, thinkBodyAt: -1, thinkUnclosed: false };
   readonly stack: Frame[] = [];
   /** Frames by depth, reused: opening a container allocates no frame once its depth has been seen. */
   private readonly frames: Frame[] = [];
@@ -119,6 +104,14 @@ export class Scanner {
   readonly keyMemo: Array<Array<string | undefined> | undefined> = [];
   /** Input offset of the last control character reported inside a string. */
   controlSeen = -1;
+
+  /**
+   * `policy`: how prose around the JSON is read. `base`: the input offset of the first piece's
+   * first character, when a pass reads the reply from part-way through it.
+   */
+  constructor(readonly policy: ProsePolicy = FIRST_READING, base = 0) {
+    this.base = base;
+  }
 
   /** The window's code units (code-units.ts), copied on the first call in a feed. */
   codeUnits(): Uint16Array {
@@ -335,7 +328,7 @@ export class Scanner {
     const depth = this.stack.length;
     let frame = this.frames[depth];
     if (frame === undefined) {
-      frame = { container, isArray, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0 };
+      frame = { container, isArray, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false };
       this.frames[depth] = frame;
     } else {
       frame.container = container;
@@ -343,6 +336,7 @@ export class Scanner {
       frame.key = undefined;
       frame.members = 0;
       frame.memoHits = 0;
+      frame.bracketed = false;
     }
     this.stack.push(frame);
     this.phase = isArray ? VALUE : KEY;
@@ -403,18 +397,6 @@ export class Scanner {
     this.i = end;
   }
 
-  startString(open: number, isKey: boolean, i: number): void {
-    startString(this, open, isKey, i);
-  }
-
-  scanKeyWord(): boolean {
-    return scanKeyWord(this);
-  }
-
-  scanValueWord(): boolean {
-    return scanValueWord(this);
-  }
-
   /** Is window index i the start of a ``` fence? -1 when the window ends too early to say. */
   fenceAt(i: number): number {
     const text = this.text;
@@ -425,8 +407,12 @@ export class Scanner {
     return text.charCodeAt(i + 1) === 0x60 && text.charCodeAt(i + 2) === 0x60 ? 1 : 0; // ` `
   }
 
-  /** Skips an opening fence's language tag line. False when the line has not ended yet. */
-  skipFenceLine(i: number): boolean {
+  /**
+   * Skips an opening fence's language tag line. False when the line has not ended yet. `inside`:
+   * the fence opens inside a container (`[```json\n{…}`), whose bracket may or may not belong to
+   * the JSON — a reading chosen, so medium confidence.
+   */
+  skipFenceLine(i: number, inside = false): boolean {
     const text = this.text;
     const len = text.length;
     let j = i + 3;
@@ -435,7 +421,8 @@ export class Scanner {
     while (j < len && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++; // spaces, tabs
     if (j >= len && !this.final) return false;
     // repair: a markdown code fence (```json) around the JSON is removed
-    this.record('removed_markdown_fence', i);
+    if (inside) this.log.doubt('removed_markdown_fence', this.base + i, 'medium');
+    else this.record('removed_markdown_fence', i);
     this.fenced = true;
     this.i = j;
     return true;
@@ -446,8 +433,9 @@ export class Scanner {
     const text = this.text;
     for (let i = this.i; i < text.length; i++) {
       if (!isJsonWhitespace(text.charCodeAt(i))) {
-        // repair: text after the JSON is dropped
-        this.record('stripped_trailing_text', i);
+        // repair: text after the JSON is dropped; medium confidence when it holds a JSON value of its own
+        if (holdsJsonValue(text, i, text.length)) this.log.doubt('stripped_trailing_text', this.base + i, 'medium');
+        else this.record('stripped_trailing_text', i);
         this.trailingReported = true;
         return;
       }

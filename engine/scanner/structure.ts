@@ -1,9 +1,12 @@
 // The grammar between tokens: what each character means given what the scanner expects next.
 // Each handler consumes at least one character or changes the phase toward one that will, and
 // returns false only when the window ends before it can decide.
-import { inlineFragmentEnd, proseNoteEnd } from './scan-prose.js';
+import { holdsJsonValue, inlineFragmentEnd, proseNoteEnd } from './scan-prose.js';
 import { isQuote } from './char-codes.js';
-import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE, type Scanner } from './scanner.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE } from './phases.js';
+import { startString } from './scan-string.js';
+import { scanKeyWord, scanValueWord } from './scan-word.js';
+import type { Scanner } from './scanner.js';
 
 export function expectValue(s: Scanner, c: number): boolean {
   const i = s.i;
@@ -22,7 +25,7 @@ export function expectValue(s: Scanner, c: number): boolean {
       s.open(true, i);
       return true;
     case 0x22: case 0x27: case 0x201c: case 0x201d: case 0x2018: case 0x2019: // " ' “ ” ‘ ’
-      s.startString(c, false, i);
+      startString(s, c, false, i);
       return true;
     case 0x2c: { // ,
       const top = s.stack[s.stack.length - 1];
@@ -45,7 +48,7 @@ export function expectValue(s: Scanner, c: number): boolean {
       return closeBracket(s, c === 0x5d, i);
     case 0x2e: // .
       if (isEllipsis(s, i)) return skipEllipsis(s, i);
-      return s.scanValueWord();
+      return scanValueWord(s);
     case 0x60: // `
       return backtick(s, i, false);
     case 0x3a: case 0x29: case 0x28: case 0x3b: case 0x2b: // : ) ( ; +
@@ -54,7 +57,7 @@ export function expectValue(s: Scanner, c: number): boolean {
       s.i = i + 1;
       return true;
     default:
-      return s.scanValueWord();
+      return scanValueWord(s);
   }
 }
 
@@ -66,10 +69,10 @@ export function expectKey(s: Scanner, c: number): boolean {
       return closeBracket(s, c === 0x5d, i);
     case 0x22: // "
       if (knownKey(s, i)) return true;
-      s.startString(c, true, i);
+      startString(s, c, true, i);
       return true;
     case 0x27: case 0x201c: case 0x201d: case 0x2018: case 0x2019: // ' “ ” ‘ ’
-      s.startString(c, true, i);
+      startString(s, c, true, i);
       return true;
     case 0x2c: // ,
       // repair: a comma with no member before it (`{,"a":1}`, `{"a":1,,"b":2}`) is dropped
@@ -78,7 +81,7 @@ export function expectKey(s: Scanner, c: number): boolean {
       return true;
     case 0x2e: // .
       if (isEllipsis(s, i)) return skipEllipsis(s, i);
-      return s.scanKeyWord();
+      return scanKeyWord(s);
     case 0x60: // `
       return backtick(s, i, true);
     case 0x7b: case 0x5b: { // { [
@@ -101,7 +104,7 @@ export function expectKey(s: Scanner, c: number): boolean {
       s.i = i + 1;
       return true;
     default:
-      return s.scanKeyWord();
+      return scanKeyWord(s);
   }
 }
 
@@ -160,8 +163,9 @@ export function expectColon(s: Scanner, c: number): boolean {
       return true;
     }
     default:
-      // repair: `{"a" 1}` gets its colon
-      s.record('inserted_missing_colon', i);
+      // repair: `{"a" 1}` gets its colon; after an empty name (`"" ""`) that reading is a guess
+      if (s.stack[s.stack.length - 1]!.key === '') s.log.doubt('inserted_missing_colon', s.at(i), 'medium');
+      else s.record('inserted_missing_colon', i);
       s.phase = VALUE;
       return true;
   }
@@ -209,8 +213,11 @@ export function afterValue(s: Scanner, c: number): boolean {
       }
       break;
   }
-  // repair: a value follows a value with no comma between (`[1 2]`, `{"a":1 "b":2}`)
-  s.record('inserted_missing_comma', i);
+  // repair: a value follows a value with no comma between (`[1 2]`, `{"a":1 "b":2}`); a string
+  // that opens right at the closing quote of the one before (`"end""…`) may instead be a quote of
+  // that string's text: a reading chosen, medium
+  if (isQuote(c) && i > 0 && isQuote(s.text.charCodeAt(i - 1))) s.log.doubt('inserted_missing_comma', s.at(i), 'medium');
+  else s.record('inserted_missing_comma', i);
   s.phase = top.isArray ? VALUE : KEY;
   s.lastWasString = false;
   return true;
@@ -302,8 +309,12 @@ export function afterRoot(s: Scanner, c: number): boolean {
       return true;
     }
   }
-  // repair: text after the JSON is dropped
-  s.record('stripped_trailing_text', i);
+  // repair: text after the JSON is dropped. A value after the root's comma (`[1, 2], 3]`) was
+  // likely meant to be part of it: low confidence; a JSON value of its own (`{"a": 1} or {"a":
+  // 2}`) means the answer was chosen among values: medium
+  if (s.rootCommaPos >= 0 && startsScalar(s.text, i)) s.log.doubt('stripped_trailing_text', s.at(i), 'low');
+  else if (holdsJsonValue(s.text, i, s.text.length)) s.log.doubt('stripped_trailing_text', s.at(i), 'medium');
+  else s.record('stripped_trailing_text', i);
   s.trailingReported = true;
   s.phase = TRAILING;
   return true;
@@ -326,6 +337,11 @@ function startsScalar(text: string, i: number): boolean {
  */
 function closeBracket(s: Scanner, isArray: boolean, i: number): boolean {
   const stack = s.stack;
+  if (isArray && stack[stack.length - 1]?.bracketed === true) { // the `]` of members written in brackets
+    s.i = i + 1;
+    s.close(undefined, i);
+    return true;
+  }
   let k = stack.length - 1;
   while (k >= 0 && stack[k]!.isArray !== isArray) k--;
   s.i = i + 1;
@@ -360,7 +376,7 @@ function reopenRoot(s: Scanner): boolean {
   // repair: the early closer is dropped
   s.log.record('removed_extra_closing_bracket', s.rootClosePos);
   const names = Object.keys(last);
-  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length, memoHits: 0 });
+  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length, memoHits: 0, bracketed: false });
   s.rootCommaPos = -1;
   s.afterComma = false;
   s.phase = KEY;
@@ -399,7 +415,7 @@ function skipEllipsis(s: Scanner, i: number): boolean {
 function backtick(s: Scanner, i: number, isKey: boolean): boolean {
   const f = s.fenceAt(i);
   if (f !== 0) return fence(s, i);
-  s.startString(0x60, isKey, i);
+  startString(s, 0x60, isKey, i);
   return true;
 }
 
@@ -412,7 +428,7 @@ function fence(s: Scanner, i: number): boolean {
     s.i = i + 1;
     return true;
   }
-  if (!s.fenced) return s.skipFenceLine(i); // `{```json\n{...}` — an opening fence inside
+  if (!s.fenced) return s.skipFenceLine(i, true); // `{```json\n{...}` — an opening fence inside
   // repair: the closing fence arrived before the JSON closed; the rest is not JSON
   s.record('removed_markdown_fence', i);
   s.i = i + 3;

@@ -32,7 +32,9 @@ function contractViolation(text: string, response: RepairResponse, checkIdempote
   for (const detail of m.syntax_repairs) {
     const kind = (REPAIR_KINDS as Record<string, { confidence: Confidence }>)[detail.type];
     if (kind === undefined) return `unknown repair type ${detail.type}`;
-    if (detail.confidence !== kind.confidence) return `${detail.type} reported with confidence ${detail.confidence}`;
+    // A site that chose or guessed reports its kind lower (repair-log.ts doubt), never higher.
+    if (RANK[detail.confidence] < RANK[kind.confidence]) return `${detail.type} reported with confidence ${detail.confidence}`;
+    if (detail.safe !== (detail.confidence === 'high')) return `${detail.type} safe ${detail.safe} at ${detail.confidence}`;
     if (detail.position !== undefined && !(Number.isInteger(detail.position) && detail.position >= 0 && detail.position <= text.length)) {
       return `${detail.type} at position ${detail.position} outside the input (length ${text.length})`;
     }

@@ -15,7 +15,7 @@ const rows: Row[] = [
   ['```{"a":"b"}```', { a: 'b' }, ['removed_markdown_fence']],
   ['<think>The user wants {a}.</think>\n{"a": 2}', { a: 2 }, ['stripped_leading_text']],
   // A reasoning block never closed: the JSON on its own line in it is the answer.
-  ['<think>I will output {"a": 0} maybe\n\n{"a": 1}', { a: 1 }, ['stripped_leading_text']],
+  ['<think>I will output {"a": 0} maybe\n\n{"a": 1}', { a: 1 }, ['stripped_leading_text'], 'medium'],
   ['<think>x</think><think>y\n{"b": 2', { b: 2 }, ['stripped_leading_text', 'closed_object_bracket']],
   // A bracketed word in the prose (a citation, a tag) is prose, not the root; arrays stay arrays.
   ['Note [1]: see below.\n{"a": 1, "b": [2]}', { a: 1, b: [2] }, ['stripped_leading_text']],
@@ -39,7 +39,7 @@ const rows: Row[] = [
   // The only JSON is a fragment with prose after it on its line: the rescan reads it as JSON.
   ['Here you go: {"a": 1} hope this helps!', { a: 1 }, ['stripped_leading_text', 'stripped_trailing_text']],
   // Prose with brackets of its own, then a fenced block: the block is the answer.
-  ['Expected shape: `{"a": 1}`.\n```json\n{"a": 7}\n```', { a: 7 }, ['stripped_leading_text', 'removed_markdown_fence']],
+  ['Expected shape: `{"a": 1}`.\n```json\n{"a": 7}\n```', { a: 7 }, ['stripped_leading_text', 'removed_markdown_fence'], 'medium'],
   ['The format is {"a": number}. Here you go:\n```json\n{"a": 5}\n```', { a: 5 }, ['stripped_leading_text', 'removed_markdown_fence']],
   ['Fill in {name} below:\n```\n{"name": "Ann"}\n```', { name: 'Ann' }, ['stripped_leading_text', 'removed_markdown_fence']],
   // A footnote after the JSON is trailing prose, not a second value; values one per line still are.
@@ -61,10 +61,10 @@ const rows: Row[] = [
   ['{"a": 1, "b": ', { a: 1 }, ['closed_object_bracket', 'removed_truncated_member']],
   ['{"a": "x\\u00', { a: 'x' }, ['closed_string', 'closed_object_bracket']],
   ['{"a": "x\\', { a: 'x' }, ['closed_string', 'closed_object_bracket']],
-  ['{"n": 12.', { n: 12 }, ['completed_truncated_number', 'closed_object_bracket']],
-  ['{"n": 2e-', { n: 2 }, ['completed_truncated_number', 'closed_object_bracket']],
-  ['{"n": -', {}, ['closed_object_bracket', 'removed_truncated_member']],
-  ['[1, -', [1], ['removed_truncated_member', 'closed_array_bracket', 'removed_trailing_comma']],
+  ['{"n": 12.', { n: 12 }, ['completed_truncated_number', 'closed_object_bracket'], 'medium'],
+  ['{"n": 2e-', { n: 2 }, ['completed_truncated_number', 'closed_object_bracket'], 'medium'],
+  ['{"n": -', {}, ['closed_object_bracket', 'removed_truncated_member'], 'medium'],
+  ['[1, -', [1], ['removed_truncated_member', 'closed_array_bracket', 'removed_trailing_comma'], 'medium'],
   ['{"ok": tru', { ok: true }, ['completed_truncated_literal', 'closed_object_bracket']],
   ['[fals', [false], ['completed_truncated_literal', 'closed_array_bracket']],
   ['{"v": nul', { v: null }, ['completed_truncated_literal', 'closed_object_bracket']],
@@ -75,8 +75,8 @@ const rows: Row[] = [
   ["{'text': 'it's here'}", { text: "it's here" }, ['converted_single_quotes']],
   ["{'a': 'James'', 'b': '', 'c': ['the Joneses'']}", { a: "James'", b: '', c: ["the Joneses'"] }, ['converted_single_quotes']],
   ['{“a”: “b”}', { a: 'b' }, ['converted_smart_quotes']],
-  ['{"a": "He said "hi" to me"}', { a: 'He said "hi" to me' }, ['escaped_inner_quote']],
-  ['{"a": "He said "hi"", "b": 1}', { a: 'He said "hi"', b: 1 }, ['escaped_inner_quote']],
+  ['{"a": "He said "hi" to me"}', { a: 'He said "hi" to me' }, ['escaped_inner_quote'], 'medium'],
+  ['{"a": "He said "hi"", "b": 1}', { a: 'He said "hi"', b: 1 }, ['escaped_inner_quote'], 'medium'],
   ['{"": "x", "5": "a" + "b"}', { '': 'x', 5: 'ab' }, ['concatenated_strings']],
   // commas and colons
   ['[1, 2, 3,]', [1, 2, 3], ['removed_trailing_comma']],
@@ -90,8 +90,8 @@ const rows: Row[] = [
   // literals and numbers
   ['[NaN, Infinity, -Infinity]', [null, null, null], ['replaced_nan'], 'medium'],
   ['{"a": True, "b": False, "c": None}', { a: true, b: false, c: null }, ['replaced_python_literal']],
-  ['{"a: 1, "b": 2}', { a: 1, b: 2 }, ['closed_string']],
-  ['{"a: 1}', { a: 1 }, ['closed_string']],
+  ['{"a: 1, "b": 2}', { a: 1, b: 2 }, ['closed_string'], 'medium'],
+  ['{"a: 1}', { a: 1 }, ['closed_string'], 'medium'],
   ['{a: `text here`, `b`: ``}', { a: 'text here', b: '' }, ['quoted_unquoted_keys', 'converted_smart_quotes']],
   ['{"a": TRUE, "b": Null, "c": NONE, "d": FALSE}', { a: true, b: null, c: null, d: false }, ['replaced_python_literal']],
   ['{"a": undefined}', { a: null }, ['replaced_undefined']],
@@ -103,9 +103,9 @@ const rows: Row[] = [
   ['{"a": 1 # py\n}', { a: 1 }, ['removed_comments']],
   // Where a value starts, `#` with a word after it is the value (a colour, a hashtag), not a comment.
   // A quote, then `,` or `:` and prose that runs to the real closing quote: the quote is inside the text.
-  ['{"text": "She said "yes", then left.", "n": 1}', { text: 'She said "yes", then left.', n: 1 }, ['escaped_inner_quote']],
-  ['{"desc": "Size: 10", wide", "n": 2}', { desc: 'Size: 10", wide', n: 2 }, ['escaped_inner_quote']],
-  ['{"text": "Label "x": value"}', { text: 'Label "x": value' }, ['escaped_inner_quote']],
+  ['{"text": "She said "yes", then left.", "n": 1}', { text: 'She said "yes", then left.', n: 1 }, ['escaped_inner_quote'], 'medium'],
+  ['{"desc": "Size: 10", wide", "n": 2}', { desc: 'Size: 10", wide', n: 2 }, ['escaped_inner_quote'], 'medium'],
+  ['{"text": "Label "x": value"}', { text: 'Label "x": value' }, ['escaped_inner_quote'], 'medium'],
   ['{"a": "x", b: 2, "c": "y", d: 3}', { a: 'x', b: 2, c: 'y', d: 3 }, ['quoted_unquoted_keys']],
   // The output began inside a container (a prefilled `{` or `[`), or a leading string has commentary after it.
   ['"a": 1, "b": 2}', { a: 1, b: 2 }, ['inserted_missing_opening_bracket'], 'medium'],
@@ -114,7 +114,7 @@ const rows: Row[] = [
   ['42, that is the answer', 42, ['stripped_trailing_text', 'removed_trailing_comma']],
   ['{"a": 1}, {"a": 2}]', [{ a: 1 }, { a: 2 }], ['wrapped_multiple_values', 'removed_extra_closing_bracket'], 'medium'],
   ['"positive"\nReason: the text is happy.', 'positive', ['stripped_trailing_text']],
-  ['"He said "hi", she said"', 'He said "hi", she said', ['escaped_inner_quote']],
+  ['"He said "hi", she said"', 'He said "hi", she said', ['escaped_inner_quote'], 'medium'],
   // Raw backslashes before letters: LaTeX and Windows paths keep them; real \n and \t escapes stay.
   ['{"tex": "a \\times b \\cdot c",}', { tex: 'a \\times b \\cdot c' }, ['escaped_backslash', 'removed_trailing_comma']],
   ["{'path': 'C:\\Users\\bob\\file.txt'}", { path: 'C:\\Users\\bob\\file.txt' }, ['converted_single_quotes', 'escaped_backslash']],
@@ -175,6 +175,43 @@ const rows: Row[] = [
   ['Result: {\\n  \\"q\\": \\"say \\\\\\"hi\\\\\\"\\",\\n  \\"tags\\": [\\"a\\"]\\n}', { q: 'say "hi"', tags: ['a'] },
     ['unescaped_json_text', 'stripped_leading_text'], 'medium'],
   ['[\\"a\\", \\"b\\"', ['a', 'b'], ['unescaped_json_text', 'closed_array_bracket'], 'medium'],
+  // Honest confidence: a repair that chose a value, dropped data or guessed where a value ends is
+  // never high. Several values in prose: the answer is chosen by rule, at medium.
+  ['First: {"a": 1} and second: {"a": 2}', { a: 2 }, ['stripped_leading_text'], 'medium'],
+  ['I updated {"s": "old"} to {"s": "new"}', { s: 'new' }, ['stripped_leading_text'], 'medium'],
+  ['{"a": 1} or maybe {"a": 2}', { a: 1 }, ['stripped_trailing_text'], 'medium'],
+  ['[1, 2], 3]', [1, 2], ['stripped_trailing_text', 'removed_trailing_comma'], 'low'],
+  ['{"price": 12.', { price: 12 }, ['completed_truncated_number', 'closed_object_bracket'], 'medium'],
+  ['[```json\n{"a":"b"}\n```]', [{ a: 'b' }], ['removed_markdown_fence', 'stripped_trailing_text', 'closed_array_bracket'], 'medium'],
+  ['{"key": "value}```', { key: 'value' }, ['closed_string', 'removed_markdown_fence'], 'medium'],
+  // Members with no braces, at the start or after prose: one object.
+  ['name: "John", age: 30', { name: 'John', age: 30 }, ['inserted_missing_opening_bracket', 'quoted_unquoted_keys', 'closed_object_bracket'], 'medium'],
+  ['Result:\nid: 7, label: "x"', { id: 7, label: 'x' }, ['stripped_leading_text', 'inserted_missing_opening_bracket', 'quoted_unquoted_keys', 'closed_object_bracket'], 'medium'],
+  ['Here you go:\nname: Alice, age: 30', 30, ['stripped_leading_text'], 'low'],
+  // Calls: only the documented wrappers are unwrapped; any other call is its text, at low.
+  ['{"formula": SUM(A1:A3)}', { formula: 'SUM(A1:A3)' }, ['quoted_bare_string'], 'low'],
+  ['{"call": print("hi"), "b": 2}', { call: 'print("hi")', b: 2 }, ['quoted_bare_string'], 'low'],
+  ['{"x": foo(1, 2)}', { x: 'foo(1, 2)' }, ['quoted_bare_string'], 'low'],
+  ['{"t": Timestamp(1, 2), "n": NumberLong(2)}', { t: 'Timestamp(1, 2)', n: 2 }, ['quoted_bare_string', 'removed_function_wrapper'], 'low'],
+  // A quote ending a line inside a string that already runs over lines is text when the next line
+  // runs on to the real closing quote.
+  ['{"t": "one\n"two"\nthree", "n": 1}', { t: 'one\n"two"\nthree', n: 1 }, ['escaped_control_character', 'escaped_inner_quote'], 'medium'],
+  ['{"t": "one\n"two" three\nfour"}', { t: 'one\n"two" three\nfour' }, ['escaped_control_character', 'escaped_inner_quote'], 'medium'],
+  ['{"a": "x"\n"b": 2}', { a: 'x', b: 2 }, ['inserted_missing_comma']],
+  // A quoted value followed by a bare name and its colon: the comma is missing.
+  ["{a: 'x' b: False, c: 1}", { a: 'x', b: false, c: 1 }, ['quoted_unquoted_keys', 'converted_single_quotes', 'inserted_missing_comma', 'replaced_python_literal']],
+  ['{"a": "x" b: 2}', { a: 'x', b: 2 }, ['inserted_missing_comma', 'quoted_unquoted_keys']],
+  // Members inside brackets: the writer meant an object.
+  ['{"meta": ["kind": "doc", "v": 2]}', { meta: { kind: 'doc', v: 2 } }, ['converted_array_to_object'], 'medium'],
+  ['["a": 1, "b": [1, 2]]', { a: 1, b: [1, 2] }, ['converted_array_to_object'], 'medium'],
+  // Expressions are kept whole, as text, at low; a minus with a blank before a number is a sign.
+  ['{"total": 2 * 10}', { total: '2 * 10' }, ['quoted_bare_string'], 'low'],
+  ['{"n": 1 + 2, "m": 3}', { n: '1 + 2', m: 3 }, ['quoted_bare_string'], 'low'],
+  ['[1 -2]', [1, -2], ['inserted_missing_comma']],
+  ['{"x": - Infinity}', { x: null }, ['normalized_whitespace', 'replaced_nan'], 'medium'],
+  ['{"x": - 5}', { x: -5 }, ['normalized_whitespace']],
+  ['+42', 42, ['removed_invalid_character'], 'medium'],
+  ['{"n": +42}', { n: 42 }, ['removed_invalid_character'], 'medium'],
   // scalars at the root
   ['tru', true, ['completed_truncated_literal']],
   ["'single'", 'single', ['converted_single_quotes']],

@@ -1,0 +1,37 @@
+// What every part of the scanner shares and none of them owns: the phases (what the scanner
+// expects next), the nesting limit and the frame of an open container. A leaf module: the
+// scanner's files import it and each other's functions, never scanner.ts, so no import cycle runs
+// through the scanner (test/engine/import-graph.test.ts).
+
+/** What the scanner expects next (plain numbers: tap's per-file transpiler cannot inline const enums). */
+export const ROOT_START = 0; // before the first value: prose, fences and <think> blocks are skipped
+export const VALUE = 1; // a value (array element, member value, or a root after a fence)
+export const KEY = 2; // a member name or `}`
+export const COLON = 3; // the `:` after a member name
+export const AFTER_VALUE = 4; // `,` or the container's closer
+export const AFTER_ROOT = 5; // the root value is complete: only whitespace, fences, more roots
+export const TRAILING = 6; // text after the JSON: ignored
+export const THINK = 7; // inside a <think> block before the JSON
+export const DONE = 8;
+
+/**
+ * Deepest nesting accepted. JSON.stringify (and so every consumer of the result) recurses and
+ * overflows somewhere past 4,000 levels on Node 20; no real model output nests past a few dozen.
+ */
+export const MAX_DEPTH = 1000;
+
+export interface Frame {
+  container: Record<string, unknown> | unknown[];
+  isArray: boolean;
+  /** The member name waiting for its value (objects only). */
+  key: string | undefined;
+  /** The name of the member set last (`"a" + "b"` replaces its value; key order cannot tell it). */
+  lastKey: string;
+  keyPos: number;
+  /** Members set so far (objects): the index into the key memo for the next name. */
+  members: number;
+  /** Names taken from the key memo: when every member's was, the memo still describes this object. */
+  memoHits: number;
+  /** An object the writer opened with `[` (scan-string.ts fixContainerAround): `]` closes it. */
+  bracketed: boolean;
+}
