@@ -1,13 +1,13 @@
 // `jsonmend key create --tier pro [--name x]` | `list` | `revoke <prefix-or-id>` (`npm run key --`
 // runs the same). The operator's key tool. It writes the storage the server reads
-// (server/accounts/open-storage.ts: PostgreSQL with DATABASE_URL, else the SQLite file in DATA_DIR,
+// (server/accounts/storage/open-storage.ts: PostgreSQL with DATABASE_URL, else the SQLite file in DATA_DIR,
 // default ./data); running servers pick changes up within a second. `create` prints the key as the last
 // line of its output, and that is the only time the key is ever shown.
 import { parseArgs } from 'node:util';
 import { displayPrefix, generateApiKey, hashApiKey, newKeyId } from '../server/accounts/api-key.js';
-import { isTierName, TIER_NAMES } from '../server/accounts/key-record.js';
-import { openStorage } from '../server/accounts/open-storage.js';
-import type { StoredKey } from '../server/accounts/storage.js';
+import { isTierName, TIER_NAMES } from '../server/accounts/tiers.js';
+import { openStorage } from '../server/accounts/storage/open-storage.js';
+import type { StoredKey } from '../server/accounts/storage/accounts-storage.js';
 
 const USAGE = `usage:
   jsonmend key create --tier <${TIER_NAMES.join('|')}> [--name <name>]

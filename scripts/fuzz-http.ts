@@ -2,7 +2,7 @@
 // flipped valid requests, broken UTF-8, odd content types and cut-off raw requests, in batches;
 // /health must answer after every batch and every answer must be JSON with a registered code.
 import { connect } from 'node:net';
-import { ERROR_CODES } from '../engine/error-codes.js';
+import { ERROR_CODES } from '../server/contracts/error-codes.js';
 import type { Random } from '../bench/lib/random.js';
 import { generateKey, startJsonmend } from '../bench/lib/server-process.js';
 

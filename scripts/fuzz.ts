@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { parseArgs } from 'node:util';
 import { createRandom } from '../bench/lib/random.js';
 import { renderTable } from '../bench/lib/table.js';
-import { runRepairTask } from '../server/tasks/repair-task.js';
+import { runRepairTask } from '../server/batch/repair-task.js';
 import { installCleanup } from '../bench/lib/server-process.js';
 import { brokenInputViolation, measureScaling, validInputViolation } from './fuzz-check.js';
 import { FAMILIES } from './fuzz-families.js';

@@ -7,7 +7,7 @@ import { runPrimary, type ListeningMessage } from './cluster/process-primary.js'
 import { openSharedStores } from './cluster/shared-stores.js';
 import { ConfigError, loadConfig, type Config } from './config/load-config.js';
 import { Logger } from './observe/logger.js';
-import { usageRoutes } from './routes/usage-route.js';
+import { usageRoutes } from './accounts/usage-route.js';
 import { VERSION } from './version.js';
 import { sharedConsole, webRoutes } from './web/web-routes.js';
 

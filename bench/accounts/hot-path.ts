@@ -1,15 +1,15 @@
 // `node dist/bench/accounts/hot-path.js`: what the accounts layer adds to one keyed request on the
-// uWS thread, against the API_KEYS-only path (server/auth/key-store.ts MemoryKeyStore.lookup), and
+// uWS thread, against the API_KEYS-only path (server/accounts/key-store.ts MemoryKeyStore.lookup), and
 // what its background work costs (metadata and usage flushes, the key-change probe). Real SQLite
 // file in a temp DATA_DIR; nothing is mocked. The HTTP figure of issue 5 (keyed small repairs,
 // store vs API_KEYS only, target within 10%) is bench/accounts/http.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryKeyStore } from '../../server/auth/key-store.js';
-import { Accounts, newAdmission } from '../../server/accounts/index.js';
+import { MemoryKeyStore } from '../../server/accounts/key-store.js';
+import { Accounts, newKeyAdmissionDecision } from '../../server/accounts/index.js';
 import type { Clock } from '../../server/accounts/clock.js';
-import type { MetadataEntry } from '../../server/accounts/metadata-log.js';
+import type { MetadataEntry } from '../../server/accounts/metadata/metadata-log.js';
 import { generateApiKey } from '../../server/accounts/api-key.js';
 import { printTable } from '../lib/table.js';
 import { measureInterleaved } from '../lib/timing.js';
@@ -27,7 +27,7 @@ try {
     dataDir, clock, apiKeys: keys.map((key) => ({ key, tier: 'team' as const })),
   });
   const memory = new MemoryKeyStore(keys.map((key) => ({ key, tier: 'team' as const })));
-  const admission = newAdmission();
+  const admission = newKeyAdmissionDecision();
   const entry: MetadataEntry = {
     keyId: null, endpoint: 'repair', contract: 'envelope', success: true, errorCode: null, confidence: 'high',
     repairCounts: { closed_string: 1, removed_trailing_comma: 1 }, inputBytes: 310, latencyMs: 0.05,

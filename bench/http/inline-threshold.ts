@@ -7,8 +7,8 @@
 // one request may hold the event loop. Run: `npm run build && node dist/bench/http/inline-threshold.js`.
 import { performance } from 'node:perf_hooks';
 import { printTable } from '../lib/table.js';
-import { RepairPool } from '../../server/pool/repair-pool.js';
-import { runRepairTask, type RepairTaskSettings } from '../../server/tasks/repair-task.js';
+import { RepairPool } from '../../server/batch/repair-pool.js';
+import { runRepairTask, type RepairTaskSettings } from '../../server/batch/repair-task.js';
 import { LLM_REPLY } from './payload.js';
 
 const SIZES = [256, 1024, 4096, 8192, 16_384, 65_536, 262_144, 1_048_576, 5_000_000];

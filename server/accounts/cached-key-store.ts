@@ -10,13 +10,13 @@
 // keys that is dropped with every reload.
 import { timingSafeEqual } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KnownKeyCache } from '../auth/known-key-cache.js';
-import { NegativeKeyCache } from '../auth/negative-key-cache.js';
+import { KnownKeyCache } from './known-key-cache.js';
+import { NegativeKeyCache } from './negative-key-cache.js';
 import type { SeedKey } from '../config/env-parsers.js';
 import { displayPrefix, hashApiKey, keyDigest, MAX_KEY_LENGTH, newKeyId } from './api-key.js';
 import type { Clock } from './clock.js';
-import type { KeyRecord, KeyStore } from './key-record.js';
-import type { AccountsStorage, LastUsed, SeedOutcome, StoredKey } from './storage.js';
+import type { KeyRecord, KeyStore } from './key-store.js';
+import type { AccountsStorage, LastUsed, SeedOutcome, StoredKey } from './storage/accounts-storage.js';
 
 interface Entry {
   readonly record: KeyRecord;

@@ -3,7 +3,7 @@
 // window-start order (a new window re-inserts its entry), so expired entries sit at the front and
 // sweeping stops at the first live one; past `maxEntries` the oldest windows are dropped.
 import type { Clock } from './clock.js';
-import { newDecision, type RateLimitDecision } from './rate-limiter.js';
+import { admitted, newDecision, refused, type RateLimitDecision } from './rate-limiter.js';
 
 /** What the demo's admission needs: this limiter, or the Redis-shared one (server/cluster/). */
 export interface DemoRateLimiter {
@@ -51,18 +51,9 @@ export class DemoLimiter implements DemoRateLimiter {
     }
     const resetAt = w.start + this.windowMs;
     out.limit = this.limit;
-    out.resetSeconds = Math.ceil(resetAt / 1000);
-    if (w.count >= this.limit) {
-      out.allowed = false;
-      out.remaining = 0;
-      out.retryAfterSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
-      return out;
-    }
+    if (w.count >= this.limit) return refused(out, resetAt, resetAt - now);
     w.count++;
-    out.allowed = true;
-    out.remaining = this.limit - w.count;
-    out.retryAfterSeconds = 0;
-    return out;
+    return admitted(out, this.limit - w.count, resetAt);
   }
 
   /** Drops windows that have ended. Returns how many. */

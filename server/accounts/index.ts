@@ -5,18 +5,18 @@
 import { CachedKeyStore } from './cached-key-store.js';
 import { systemClock, type Clock } from './clock.js';
 import { DemoLimiter, type DemoRateLimiter } from './demo-limiter.js';
-import { KeyAdmission } from './admission.js';
-import { MetadataLog } from './metadata-log.js';
+import { KeyAdmission } from './key-admission.js';
+import { MetadataLog } from './metadata/metadata-log.js';
 import { QuotaTracker, type UsageReport } from './quota.js';
 import { RateLimiter, type KeyRateLimiter } from './rate-limiter.js';
-import { RetentionJob } from './retention.js';
-import { SqliteStorage } from './sqlite-storage.js';
-import { ThreadedMetadataWriter, type MetadataSink } from './metadata-writer.js';
+import { RetentionJob } from './metadata/retention.js';
+import { SqliteStorage } from './storage/sqlite-storage.js';
+import { ThreadedMetadataWriter, type MetadataSink } from './metadata/metadata-writer.js';
 import type { SeedKey } from '../config/env-parsers.js';
-import type { AccountsStorage, SeedOutcome } from './storage.js';
+import type { AccountsStorage, SeedOutcome } from './storage/accounts-storage.js';
 import { limitHeaders } from './request-admission.js';
 import type { HeaderList } from '../http/response-writer.js';
-import type { KeyRecord } from './key-record.js';
+import type { KeyRecord } from './key-store.js';
 
 export interface AccountsOptions {
   dataDir: string;
@@ -139,10 +139,11 @@ export class Accounts {
   }
 }
 
-export { newAdmission, type Admission } from './admission.js';
+export { newKeyAdmissionDecision, type KeyAdmissionDecision } from './key-admission.js';
 export { newDecision, type RateLimitDecision } from './rate-limiter.js';
-export { repairCountsOf, ENDPOINTS, type MetadataEntry } from './metadata-log.js';
+export { repairCountsOf, ENDPOINTS, type MetadataEntry } from './metadata/metadata-log.js';
 export { TIERS, type Tier } from './tiers.js';
-export type { KeyRecord, KeyStore, TierName } from './key-record.js';
+export type { KeyRecord, KeyStore } from './key-store.js';
+export type { TierName } from './tiers.js';
 export type { UsageReport } from './quota.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';

@@ -4,8 +4,8 @@
 // processes sharing one database converge. Months are UTC calendar months.
 import { FlushTimer } from './flush-timer.js';
 import type { Clock } from './clock.js';
-import type { KeyRecord } from './key-record.js';
-import type { AccountsStorage, UsageDelta } from './storage.js';
+import type { KeyRecord } from './key-store.js';
+import type { AccountsStorage, UsageDelta } from './storage/accounts-storage.js';
 import { TIERS, type Tier } from './tiers.js';
 
 export interface UsageReport {

@@ -22,6 +22,24 @@ export function newDecision(): RateLimitDecision {
   return { allowed: true, limit: 0, remaining: 0, resetSeconds: 0, retryAfterSeconds: 0 };
 }
 
+/** Fills `out` (its `limit` already set) as an admitted request. Times are epoch ms. */
+export function admitted(out: RateLimitDecision, remaining: number, resetAt: number): RateLimitDecision {
+  out.allowed = true;
+  out.remaining = remaining;
+  out.resetSeconds = Math.ceil(resetAt / 1000);
+  out.retryAfterSeconds = 0;
+  return out;
+}
+
+/** Fills `out` (its `limit` already set) as a refusal: a retry can succeed `waitMs` from now (at least 1 s). */
+export function refused(out: RateLimitDecision, resetAt: number, waitMs: number): RateLimitDecision {
+  out.allowed = false;
+  out.remaining = 0;
+  out.resetSeconds = Math.ceil(resetAt / 1000);
+  out.retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return out;
+}
+
 /** What keyed admission needs of a limiter: this one, or the Redis-shared one (server/cluster/). */
 export interface KeyRateLimiter {
   check(id: string, limit: number, out?: RateLimitDecision): RateLimitDecision;
@@ -73,13 +91,7 @@ export class RateLimiter implements KeyRateLimiter {
     const nextTat = tat + interval;
     const allowAt = nextTat - this.windowMs;
     out.limit = limit;
-    if (now < allowAt) {
-      out.allowed = false;
-      out.remaining = 0;
-      out.resetSeconds = Math.ceil(tat / 1000);
-      out.retryAfterSeconds = Math.max(1, Math.ceil((allowAt - now) / 1000));
-      return out;
-    }
+    if (now < allowAt) return refused(out, tat, allowAt - now);
     if (slot === undefined) {
       if (this.#slots.size >= this.maxEntries) this.#makeRoom();
       slot = { tat: nextTat };
@@ -87,11 +99,7 @@ export class RateLimiter implements KeyRateLimiter {
     } else {
       slot.tat = nextTat;
     }
-    out.allowed = true;
-    out.remaining = this.#remaining(now, nextTat, interval);
-    out.resetSeconds = Math.ceil(nextTat / 1000);
-    out.retryAfterSeconds = 0;
-    return out;
+    return admitted(out, this.#remaining(now, nextTat, interval), nextTat);
   }
 
   /**

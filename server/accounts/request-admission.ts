@@ -1,21 +1,21 @@
-// The server's admission hook (server/http/admission.ts) backed by the accounts layer. A keyed
+// The server's admission hook (server/http/admission-hook.ts) backed by the accounts layer. A keyed
 // request gets its tier's GCRA limit, or the degraded rate plus QUOTA_EXCEEDED once a degrading
 // tier has used its monthly quota; the demo gets its per-IP hourly window. Limited answers carry
 // X-RateLimit-Limit / -Remaining / -Reset, refusals also Retry-After. Only in-memory state is read.
-import { makeError, makeWarning } from '../../engine/error-codes.js';
+import { makeError, makeWarning } from '../contracts/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
-import type { Admission as AdmissionHook, AdmissionDecision } from '../http/admission.js';
+import type { AdmissionDecision, AdmissionHook } from '../http/admission-hook.js';
 import type { HeaderList } from '../http/response-writer.js';
-import { newAdmission, type KeyAdmission } from './admission.js';
+import { newKeyAdmissionDecision, type KeyAdmission } from './key-admission.js';
 import { limitKeyForIp } from '../http/client-ip.js';
 import type { DemoRateLimiter } from './demo-limiter.js';
-import type { KeyRecord } from './key-record.js';
+import type { KeyRecord } from './key-store.js';
 import { newDecision, type RateLimitDecision } from './rate-limiter.js';
 
 export interface RequestAdmissionOptions {
   keyed: KeyAdmission;
   demo: DemoRateLimiter;
-  /** Route name of the keyless demo endpoint (server/routes/repair-route.ts). */
+  /** Route name of the keyless demo endpoint (server/batch/repair-route.ts). */
   demoRoute?: string;
 }
 
@@ -29,7 +29,7 @@ export class RequestAdmission implements AdmissionHook {
   readonly #demo: DemoRateLimiter;
   readonly #demoRoute: string;
   // Filled and read synchronously inside admit(); only the header list outlives the call.
-  readonly #keyDecision = newAdmission();
+  readonly #keyDecision = newKeyAdmissionDecision();
   readonly #demoDecision = newDecision();
 
   constructor(options: RequestAdmissionOptions) {

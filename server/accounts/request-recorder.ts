@@ -2,7 +2,7 @@
 // metadata row per request. It sees only the RequestRecord (ids, codes, counts, sizes, times),
 // never the body, so neither the usage counters nor the metadata log can receive input or output.
 import type { RequestObserver, RequestRecord } from '../observe/request-record.js';
-import { API_ROUTES, type MetadataEntry, type MetadataLog } from './metadata-log.js';
+import { API_ROUTES, type MetadataEntry, type MetadataLog } from './metadata/metadata-log.js';
 import type { QuotaTracker } from './quota.js';
 
 export interface RequestRecorderOptions {

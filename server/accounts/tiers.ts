@@ -1,7 +1,14 @@
 // The tier table (spec "Limits": envelope quotas and the compact tier table; docs/design.md "Tiers" adds
 // `unlimited`), with what each tier may hold open while streaming. docs/accounts.md carries the same
-// table; test/accounts/quota.test.ts pins it.
-import type { TierName } from './key-record.js';
+// table; test/accounts/quota.test.ts pins it. The tier names are listed here, once: API_KEYS
+// parsing, the key CLI, /openapi.json and the table below all read this list.
+
+export const TIER_NAMES = ['free', 'pro', 'team', 'scale', 'unlimited'] as const;
+export type TierName = (typeof TIER_NAMES)[number];
+
+export function isTierName(value: unknown): value is TierName {
+  return typeof value === 'string' && (TIER_NAMES as readonly string[]).includes(value);
+}
 
 export interface Tier {
   name: TierName;

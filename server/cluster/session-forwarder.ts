@@ -5,7 +5,7 @@
 // read from the session directory in Redis. An owner that is gone (out of the node registry, refusing
 // connections, or silent past the forward timeout) makes the request SESSION_NOT_FOUND, recoverable.
 import { randomBytes } from 'node:crypto';
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { Warning } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
 import { answerOf, refusalAnswer, type RouteAnswer } from '../http/json-post.js';

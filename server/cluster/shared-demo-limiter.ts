@@ -8,7 +8,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../accounts/clock.js';
 import { DemoLimiter, type DemoRateLimiter } from '../accounts/demo-limiter.js';
-import { newDecision, type RateLimitDecision } from '../accounts/rate-limiter.js';
+import { admitted, newDecision, refused, type RateLimitDecision } from '../accounts/rate-limiter.js';
 import type { StoreHealth } from './store-health.js';
 
 // KEYS[1]: the address's window. ARGV[1]: window ms. Returns { count, ms until the window ends }.
@@ -66,17 +66,9 @@ export class SharedDemoLimiter implements DemoRateLimiter {
       this.#known.set(ipKey, known);
     }
     out.limit = this.limit;
-    out.resetSeconds = Math.ceil(known.resetAt / 1000);
-    if (known.count >= this.limit) {
-      out.allowed = false;
-      out.remaining = 0;
-      out.retryAfterSeconds = Math.max(1, Math.ceil((known.resetAt - now) / 1000));
-      return out;
-    }
+    if (known.count >= this.limit) return refused(out, known.resetAt, known.resetAt - now);
     known.count++;
-    out.allowed = true;
-    out.remaining = this.limit - known.count;
-    out.retryAfterSeconds = 0;
+    admitted(out, this.limit - known.count, known.resetAt);
     const entry = known;
     this.#health.track(this.#redis.jmDemoCount(this.#prefix + ipKey, this.windowMs)).then(([count, ttl]) => {
       // Another node's requests show up here; this node's own in-flight ones are already counted.

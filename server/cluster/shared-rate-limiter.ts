@@ -13,7 +13,7 @@
 // While Redis is down (StoreHealth) every node falls back to enforcing the full limit on its own.
 import type { Redis } from 'ioredis';
 import type { Clock } from '../accounts/clock.js';
-import { newDecision, RateLimiter, type KeyRateLimiter, type RateLimitDecision } from '../accounts/rate-limiter.js';
+import { admitted, newDecision, RateLimiter, refused, type KeyRateLimiter, type RateLimitDecision } from '../accounts/rate-limiter.js';
 import type { StoreHealth } from './store-health.js';
 
 // KEYS[1]: the bucket. ARGV: interval ms, window ms, requests wanted, requests already admitted (debt).
@@ -94,20 +94,11 @@ export class SharedRateLimiter implements KeyRateLimiter {
     out.limit = limit;
     if (lease.tokens > 0) {
       lease.tokens--;
-      out.allowed = true;
-      out.remaining = this.#remaining(lease, now);
-      out.resetSeconds = Math.ceil(lease.tat / 1000);
-      out.retryAfterSeconds = 0;
+      admitted(out, this.#remaining(lease, now), lease.tat);
       if (lease.tokens * 3 < leaseSize(limit)) this.#refill(id, lease);
       return out;
     }
-    if (now < lease.deniedUntil) {
-      out.allowed = false;
-      out.remaining = 0;
-      out.resetSeconds = Math.ceil(lease.tat / 1000);
-      out.retryAfterSeconds = Math.max(1, Math.ceil((lease.deniedUntil - now) / 1000));
-      return out;
-    }
+    if (now < lease.deniedUntil) return refused(out, lease.tat, lease.deniedUntil - now);
     // No lease in hand: decide locally, charge it to the shared bucket with the refill.
     this.local.check(id, limit, out);
     if (out.allowed) lease.debt++;

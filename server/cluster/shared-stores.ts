@@ -5,9 +5,9 @@
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../accounts/clock.js';
 import type { DemoRateLimiter } from '../accounts/demo-limiter.js';
-import { openStorage } from '../accounts/open-storage.js';
-import type { AccountsStorage } from '../accounts/storage.js';
-import type { PostgresStorage } from '../accounts/postgres-storage.js';
+import { openStorage } from '../accounts/storage/open-storage.js';
+import type { AccountsStorage } from '../accounts/storage/accounts-storage.js';
+import type { PostgresStorage } from '../accounts/storage/postgres-storage.js';
 import type { KeyRateLimiter } from '../accounts/rate-limiter.js';
 import type { Config } from '../config/load-config.js';
 import { connectRedis, redisReady } from './redis-connection.js';

@@ -2,7 +2,7 @@
 // ConfigProblem naming the variable, so load-config.ts can report every bad variable at once.
 import { isIP } from 'node:net';
 import { MAX_KEY_LENGTH } from '../accounts/api-key.js';
-import { isTierName, TIER_NAMES, type TierName } from '../accounts/key-record.js';
+import { isTierName, TIER_NAMES, type TierName } from '../accounts/tiers.js';
 
 export class ConfigProblem extends Error {
   constructor(readonly variable: string, detail: string, raw: string | undefined) {
@@ -119,23 +119,11 @@ export function readProxyList(env: Env, name: string): string[] {
   return list;
 }
 
-/** `redis://host:port/db`, `rediss://…` (TLS) or `unix:///path/redis.sock` (docs/scaling.md). */
-export function readRedisUrl(env: Env, name: string): string | undefined {
-  const raw = rawValue(env, name);
-  if (raw === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigProblem(name, 'must be a URL: redis://host:port/db, rediss://host:port/db or unix:///path/redis.sock', undefined);
-  }
-  const ok = url.protocol === 'unix:' ? url.pathname.length > 1 : (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
-  if (!ok) throw new ConfigProblem(name, 'must be a URL: redis://host:port/db, rediss://host:port/db or unix:///path/redis.sock', undefined);
-  return raw;
-}
-
-/** `postgres://user[:password]@host:port/db`, also `?host=/socket/dir`. Never echoed (it may hold a password). */
-export function readDatabaseUrl(env: Env, name: string): string | undefined {
+/**
+ * A URL variable, parsed once: `accepts` says which URLs are meant. `echo` false keeps the value out
+ * of the error (a database URL may hold a password).
+ */
+function readUrl(env: Env, name: string, accepts: (url: URL) => boolean, mustBe: string, echo: boolean): { raw: string; url: URL } | undefined {
   const raw = rawValue(env, name);
   if (raw === undefined) return undefined;
   let url: URL | undefined;
@@ -144,10 +132,25 @@ export function readDatabaseUrl(env: Env, name: string): string | undefined {
   } catch {
     url = undefined;
   }
-  if (url === undefined || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')) {
-    throw new ConfigProblem(name, 'must be a URL: postgres://user[:password]@host:port/db (or ?host=/socket/dir)', undefined);
-  }
-  return raw;
+  if (url === undefined || !accepts(url)) throw new ConfigProblem(name, mustBe, echo ? raw : undefined);
+  return { raw, url };
+}
+
+/** `redis://host:port/db`, `rediss://…` (TLS) or `unix:///path/redis.sock` (docs/scaling.md). */
+export function readRedisUrl(env: Env, name: string): string | undefined {
+  return readUrl(
+    env, name,
+    (url) => (url.protocol === 'unix:' ? url.pathname.length > 1 : (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== ''),
+    'must be a URL: redis://host:port/db, rediss://host:port/db or unix:///path/redis.sock', false,
+  )?.raw;
+}
+
+/** `postgres://user[:password]@host:port/db`, also `?host=/socket/dir`. Never echoed (it may hold a password). */
+export function readDatabaseUrl(env: Env, name: string): string | undefined {
+  return readUrl(
+    env, name, (url) => url.protocol === 'postgres:' || url.protocol === 'postgresql:',
+    'must be a URL: postgres://user[:password]@host:port/db (or ?host=/socket/dir)', false,
+  )?.raw;
 }
 
 /** A node's name: letters, digits, `-` and `_`, at most 32 (it appears in session ids and metrics). */
@@ -160,18 +163,10 @@ export function readNodeId(env: Env, name: string): string | undefined {
 
 /** An http(s) base URL without a path, e.g. `http://10.0.0.5:8080`. */
 export function readBaseUrl(env: Env, name: string): string | undefined {
-  const raw = rawValue(env, name);
-  if (raw === undefined) return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || (url.pathname !== '/' && url.pathname !== '')) {
-    throw new ConfigProblem(name, 'must be an http(s) base URL such as http://10.0.0.5:8080', raw);
-  }
-  return url.origin;
+  return readUrl(
+    env, name, (url) => (url.protocol === 'http:' || url.protocol === 'https:') && (url.pathname === '/' || url.pathname === ''),
+    'must be an http(s) base URL such as http://10.0.0.5:8080', true,
+  )?.url.origin;
 }
 
 /** `PROCESSES`: a whole number, or `auto` for one per core. */

@@ -1,5 +1,5 @@
 // Envelope RepairResponse -> compact batch response (spec "Batch response (compact contract)").
-import { ERROR_CODES, type ErrorCode } from '../../engine/error-codes.js';
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 import { compactRepairName } from '../../engine/repair-kinds.js';
 import type { RepairError, RepairResponse, ResponseConfidence, Warning } from '../../engine/types.js';
 

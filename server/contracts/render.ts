@@ -1,5 +1,5 @@
 // Turns an engine result or a server-side error into the status and body of the request's contract.
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from './error-codes.js';
 import { failureResponse } from '../../engine/response.js';
 import type { RepairError, RepairResponse } from '../../engine/types.js';
 import { compactFailure, toCompact } from './compact-mapping.js';

@@ -2,7 +2,7 @@
 // unchanged with a response whose end() sends the same status and headers, with the Content-Length
 // of the body GET would send, and no body. Every answer to a HEAD request must be bodiless (404 and
 // 405 included): a body the client does not expect would be read as the start of the next answer.
-import type { HttpRequest, HttpResponse, RecognizedString } from '../uws/load-uws.js';
+import type { HttpRequest, HttpResponse, RecognizedString } from './load-uws.js';
 
 type Handler = (res: HttpResponse, req: HttpRequest) => void;
 

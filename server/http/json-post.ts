@@ -6,15 +6,15 @@
 //   the route's dispatch, or the refusal rendered in the contract the body speaks.
 // uWS rules (docs/design.md "uWS rules"): onAborted always registered; onData's ArrayBuffer is copied inside the
 // callback; writes after an await go through res.cork(); nothing touches res after an abort.
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
-import { authenticate, type AuthResult } from '../auth/authenticate.js';
-import type { KeyRecord } from '../auth/key-store.js';
+import { authenticate, type AuthResult } from '../accounts/authenticate.js';
+import type { KeyRecord } from '../accounts/key-store.js';
 import { contractOfSample, sampleOf, sampleOfChunks, sampleOfPrefix, SNIFF_WINDOW_BYTES, type BodySample } from '../contracts/contract-sniffer.js';
 import { renderError } from '../contracts/render.js';
 import type { Contract } from '../contracts/contract.js';
 import { describeFault, NO_COUNTS, type AnswerOutcome, type Execution } from '../observe/request-record.js';
-import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
+import type { HttpRequest, HttpResponse } from './load-uws.js';
 import { notifyObservers, type HttpContext } from './http-context.js';
 import { requestIdFor } from './request-id.js';
 import { JSON_TYPE, writeAnswer, type HeaderList } from './response-writer.js';

@@ -2,7 +2,7 @@
 // started on a taken port shares it silently: the kernel splits connections between two processes
 // with different keys, sessions and limits. So a port is held exclusively unless `reusePort` says
 // the sharing is meant (several processes of one deployment, each taking its share of connections).
-import type { TemplatedApp, us_listen_socket } from '../uws/load-uws.js';
+import type { TemplatedApp, us_listen_socket } from './load-uws.js';
 
 /** uSockets' listen options (LIBUS_LISTEN_DEFAULT shares the port, EXCLUSIVE_PORT does not). */
 const LIBUS_LISTEN_DEFAULT = 0;

@@ -7,10 +7,10 @@
 // Such a request gets HTTP 400 INVALID_REQUEST and its connection is closed. What uWS drops before
 // the application sees it (Transfer-Encoding with Content-Length, HTTP/1.0, no Host, ...) is in
 // docs/reliability.md "Requests uWS refuses on its own".
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
-import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
+import type { HttpRequest, HttpResponse } from './load-uws.js';
 import type { HttpContext } from './http-context.js';
 import { requestIdFor } from './request-id.js';
 import { JSON_TYPE, writeAnswer } from './response-writer.js';

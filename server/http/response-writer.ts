@@ -1,6 +1,6 @@
 // Writes a whole answer. Every answer carries X-Request-ID, its Content-Type and nosniff. Call it
 // synchronously inside a uWS callback, or inside res.cork() after an await.
-import type { HttpResponse } from '../uws/load-uws.js';
+import type { HttpResponse } from './load-uws.js';
 
 export type HeaderList = readonly (readonly [string, string])[];
 

@@ -2,7 +2,7 @@
 // on a known path (with Allow), then a JSON 404 for everything else. Adding an endpoint (for
 // example the streaming routes) is one more entry in the table. Every GET route answers HEAD too.
 // Every handler, 404 and 405 included, first refuses ambiguous request framing (request-framing.ts).
-import type { HttpRequest, HttpResponse, TemplatedApp } from '../uws/load-uws.js';
+import type { HttpRequest, HttpResponse, TemplatedApp } from './load-uws.js';
 import type { HttpContext } from './http-context.js';
 import { answeringHead, bodilessForHead } from './head-request.js';
 import { withFramingCheck } from './request-framing.js';

@@ -1,9 +1,9 @@
 // Handlers that answer at once from the request line alone: GET endpoints, 404 and 405.
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
 import { NO_COUNTS } from '../observe/request-record.js';
-import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
+import type { HttpRequest, HttpResponse } from './load-uws.js';
 import { notifyObservers, type HttpContext } from './http-context.js';
 import { requestIdFor } from './request-id.js';
 import { writeAnswer, JSON_TYPE, type HeaderList } from './response-writer.js';

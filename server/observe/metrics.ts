@@ -2,7 +2,7 @@
 // routes come from the route table, outcomes from the error registry, repair types from the
 // repair vocabulary (anything else counts as "other").
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { ERROR_CODES } from '../../engine/error-codes.js';
+import { ERROR_CODES } from '../contracts/error-codes.js';
 import { REPAIR_KINDS } from '../../engine/repair-kinds.js';
 import type { RequestObserver, RequestRecord } from './request-record.js';
 

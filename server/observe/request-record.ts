@@ -34,7 +34,7 @@ export interface RequestRecord {
   /** null when the answer shape did not depend on one (health, metrics). */
   contract: Contract | null;
   status: number;
-  /** 'ok', an error code from engine/error-codes.ts, or 'aborted' (client went away). */
+  /** 'ok', an error code from the registry (server/contracts/error-codes.ts), or 'aborted' (client went away). */
   outcome: string;
   confidence: ResponseConfidence | null;
   repairCounts: Readonly<Record<string, number>>;

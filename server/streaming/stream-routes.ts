@@ -1,7 +1,7 @@
 // POST /v1/repair/stream/start|push|finalize. Each goes through the shared JSON POST pipeline
 // (request id, key, admission, body limit, error shapes); dispatch reads the body, picks its
 // contract and hands the validated request to StreamSessions. Streaming needs a key: the demo has none.
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { ContractSetting } from '../config/load-config.js';
 import { fallbackContract, type Contract } from '../contracts/contract.js';
 import type { HttpContext } from '../http/http-context.js';

@@ -2,11 +2,11 @@
 // here, synchronously; the chunk then goes to the session's worker and the worker's reply (already
 // serialized in the request's contract) becomes the answer.
 import { randomBytes } from 'node:crypto';
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import { TIERS } from '../accounts/tiers.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
-import type { KeyRecord } from '../auth/key-store.js';
+import type { KeyRecord } from '../accounts/key-store.js';
 import { answerOf, refusalAnswer, type PostRequest, type RouteAnswer } from '../http/json-post.js';
 import { NO_COUNTS } from '../observe/request-record.js';
 import { FINALIZE, OPEN, PUSH, type WorkerReply } from './stream-protocol.js';

@@ -7,8 +7,8 @@ import { createStream, type RepairStream } from '../../engine/stream.js';
 import type { RepairResponse, StreamState } from '../../engine/types.js';
 import { renderRepairSafely } from '../contracts/render.js';
 import { describeFault } from '../observe/request-record.js';
-import { applyTestHooks } from '../pool/test-hooks.js';
-import { addWarnings, countRepairs } from '../tasks/repair-task.js';
+import { applyTestHooks } from '../worker-test-hooks.js';
+import { addWarnings, countRepairs } from '../contracts/response-metadata.js';
 import {
   CLOSE, FINALIZE, OPEN, PUSH, READY,
   type FinalizeMessage, type OpenMessage, type PushMessage, type StreamWorkerData, type ToWorker, type WorkerReply,

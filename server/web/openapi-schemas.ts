@@ -1,10 +1,10 @@
 // The component schemas of the OpenAPI document (openapi.ts). Error and warning codes are taken
-// from the registry (engine/error-codes.ts), so the document lists exactly the codes the server can
+// from the registry (server/contracts/error-codes.ts), so the document lists exactly the codes the server can
 // send. Repair types are open-ended (new kinds may be added) and are therefore not an enum.
 // The request schemas are the validators' own (server/contracts/request-schemas.ts).
-import { ERROR_CODES, WARNING_CODES } from '../../engine/error-codes.js';
+import { ERROR_CODES, WARNING_CODES } from '../contracts/error-codes.js';
 import { REPAIR_KINDS } from '../../engine/repair-kinds.js';
-import { TIER_NAMES } from '../accounts/key-record.js';
+import { TIER_NAMES } from '../accounts/tiers.js';
 import { closedObject as closed, REQUEST_SCHEMAS } from '../contracts/request-schemas.js';
 
 const ref = (name: string): { $ref: string } => ({ $ref: `#/components/schemas/${name}` });

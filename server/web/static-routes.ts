@@ -4,7 +4,7 @@ import type { HttpContext } from '../http/http-context.js';
 import { requestIdFor } from '../http/request-id.js';
 import type { RouteEntry } from '../http/router.js';
 import { routingErrorHandler } from '../http/simple-answer.js';
-import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
+import type { HttpRequest, HttpResponse } from '../http/load-uws.js';
 import type { StaticFile, StaticSite } from './static-assets.js';
 import { observeWeb, writeWebAnswer } from './web-answer.js';
 

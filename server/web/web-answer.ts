@@ -4,7 +4,7 @@
 import type { HeaderList } from '../http/response-writer.js';
 import type { HttpContext } from '../http/http-context.js';
 import { observeNonRepair } from '../http/simple-answer.js';
-import type { HttpResponse } from '../uws/load-uws.js';
+import type { HttpResponse } from '../http/load-uws.js';
 
 const STATUS_LINES: Record<number, string> = {
   200: '200 OK',

@@ -1,10 +1,10 @@
 // The assembled layer as the server will use it: open (migrate, seed API_KEYS, load usage),
 // serve from memory, close (flush everything), reopen and find it all.
 import t from 'tap';
-import { Accounts, newAdmission } from '../../server/accounts/index.js';
+import { Accounts, newKeyAdmissionDecision } from '../../server/accounts/index.js';
 import { loadConfig } from '../../server/config/load-config.js';
 import { ManualClock } from '../../server/accounts/clock.js';
-import { SqliteStorage } from '../../server/accounts/sqlite-storage.js';
+import { SqliteStorage } from '../../server/accounts/storage/sqlite-storage.js';
 import { tempDataDir } from './helpers.js';
 
 const T0 = Date.UTC(2025, 8, 20, 15, 30, 0);
@@ -22,7 +22,7 @@ t.test('open, serve from memory, close flushes; a reopen sees it all', async (t)
   const record = accounts.keys.lookup('free-seed-key-1');
   t.equal(record?.tier, 'free');
   t.equal(accounts.keys.lookup('nope'), undefined);
-  const a = newAdmission();
+  const a = newKeyAdmissionDecision();
   for (let i = 0; i < 5; i++) {
     accounts.admission.admit(record!, a);
     accounts.quota.record(record!.id);

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteStorage } from '../../server/accounts/sqlite-storage.js';
+import { SqliteStorage } from '../../server/accounts/storage/sqlite-storage.js';
 
 interface Teardown { teardown(fn: () => void | Promise<void>): void }
 

@@ -1,26 +1,15 @@
 // Shared by the test/accounts/http-*.test.ts files: they run the real server (dist/server/main.js)
 // and the real key CLI (`jsonmend key`, dist/cli/jsonmend.js) against one SQLite file in a temp DATA_DIR.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { generateApiKey } from '../../server/accounts/api-key.js';
+import { runCli, type CliRun } from '../helpers/run-cli.js';
 import { postJson, type JsonAnswer } from '../helpers/start-server.js';
 import { sleep } from './helpers.js';
-
-const KEY_CLI = fileURLToPath(new URL('../../dist/cli/jsonmend.js', import.meta.url));
-const run = promisify(execFile);
 
 export const KEY_LINE = /^sk_live_[0-9A-Za-z]{32}$/;
 
 /** `npm run key -- <args>`: the compiled CLI's `key` command, on `dataDir`. */
-export async function keyCli(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [KEY_CLI, 'key', ...args], { env: { ...process.env, DATA_DIR: dataDir } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+export function keyCli(dataDir: string, ...args: string[]): Promise<CliRun> {
+  return runCli(['key', ...args], { env: { DATA_DIR: dataDir } });
 }
 
 export const lastLine = (text: string): string => text.trimEnd().split('\n').at(-1) ?? '';

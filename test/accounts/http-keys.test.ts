@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashApiKey } from '../../server/accounts/api-key.js';
 import { monthOf } from '../../server/accounts/quota.js';
-import { SqliteStorage } from '../../server/accounts/sqlite-storage.js';
+import { SqliteStorage } from '../../server/accounts/storage/sqlite-storage.js';
 import { expectRefusal, postJson, startServer } from '../helpers/start-server.js';
 import { tempDataDir } from './helpers.js';
 import { errorCodeOf, KEY_LINE, keyCli, lastLine, limitHeaders, msUntil, newKey, repairAs, usageOf } from './http-helpers.js';

@@ -7,7 +7,7 @@ import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SqliteStorage } from '../../server/accounts/sqlite-storage.js';
+import { SqliteStorage } from '../../server/accounts/storage/sqlite-storage.js';
 import { startServer, postJson, type JsonAnswer } from '../helpers/start-server.js';
 import { tempDataDir } from './helpers.js';
 import { demo, newKey, repairAs } from './http-helpers.js';

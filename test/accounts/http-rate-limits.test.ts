@@ -5,7 +5,7 @@
 import t from 'tap';
 import { hashApiKey } from '../../server/accounts/api-key.js';
 import { monthOf } from '../../server/accounts/quota.js';
-import { SqliteStorage } from '../../server/accounts/sqlite-storage.js';
+import { SqliteStorage } from '../../server/accounts/storage/sqlite-storage.js';
 import { startServer } from '../helpers/start-server.js';
 import { tempDataDir } from './helpers.js';
 import { demo, errorCodeOf, limitHeaders, msUntil, newKey, repairAs, usageOf } from './http-helpers.js';

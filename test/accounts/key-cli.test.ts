@@ -17,7 +17,7 @@ const cli = join(root, 'dist', 'cli', 'jsonmend.js');
 const run = promisify(execFile);
 
 // Build if dist is missing or older than the sources (errors elsewhere in the tree do not stop tsc emitting).
-const sources = ['cli/key.ts', 'cli/jsonmend.ts', 'server/accounts/sqlite-storage.ts', 'server/accounts/api-key.ts'].map((p) => join(root, p));
+const sources = ['cli/key.ts', 'cli/jsonmend.ts', 'server/accounts/storage/sqlite-storage.ts', 'server/accounts/api-key.ts'].map((p) => join(root, p));
 if (!existsSync(cli) || sources.some((s) => statSync(s).mtimeMs > statSync(cli).mtimeMs)) {
   try { execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root, stdio: 'ignore' }); } catch { /* see above */ }
 }

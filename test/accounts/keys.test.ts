@@ -6,10 +6,10 @@ import {
 } from '../../server/accounts/api-key.js';
 import { CachedKeyStore } from '../../server/accounts/cached-key-store.js';
 import { ManualClock } from '../../server/accounts/clock.js';
-import type { AccountsStorage } from '../../server/accounts/storage.js';
-import { KnownKeyCache } from '../../server/auth/known-key-cache.js';
+import type { AccountsStorage } from '../../server/accounts/storage/accounts-storage.js';
+import { KnownKeyCache } from '../../server/accounts/known-key-cache.js';
 import { loadConfig } from '../../server/config/load-config.js';
-import { SCHEMA_VERSION } from '../../server/accounts/migrations.js';
+import { SCHEMA_VERSION } from '../../server/accounts/storage/migrations.js';
 import { openStorage, tempDataDir } from './helpers.js';
 
 /** API_KEYS as the server reads it. */

@@ -9,8 +9,8 @@ import type { RepairMetadata } from '../../engine/types.js';
 import { displayPrefix, generateApiKey, hashApiKey, newKeyId } from '../../server/accounts/api-key.js';
 import { ManualClock } from '../../server/accounts/clock.js';
 import { Accounts } from '../../server/accounts/index.js';
-import { repairCountsOf } from '../../server/accounts/metadata-log.js';
-import { dbPathFor } from '../../server/accounts/sqlite-storage.js';
+import { repairCountsOf } from '../../server/accounts/metadata/metadata-log.js';
+import { dbPathFor } from '../../server/accounts/storage/sqlite-storage.js';
 import { tempDataDir } from './helpers.js';
 
 const MARKER = `MARKER${randomUUID().replaceAll('-', '')}`;

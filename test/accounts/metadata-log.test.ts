@@ -2,10 +2,10 @@ import t from 'tap';
 import Database from 'better-sqlite3';
 import { newKeyId } from '../../server/accounts/api-key.js';
 import { ManualClock } from '../../server/accounts/clock.js';
-import { MetadataLog, repairCountsOf, type MetadataEntry } from '../../server/accounts/metadata-log.js';
-import { METADATA_RETENTION_MS, RetentionJob } from '../../server/accounts/retention.js';
-import { dbPathFor } from '../../server/accounts/sqlite-storage.js';
-import type { AccountsStorage } from '../../server/accounts/storage.js';
+import { MetadataLog, repairCountsOf, type MetadataEntry } from '../../server/accounts/metadata/metadata-log.js';
+import { METADATA_RETENTION_MS, RetentionJob } from '../../server/accounts/metadata/retention.js';
+import { dbPathFor } from '../../server/accounts/storage/sqlite-storage.js';
+import type { AccountsStorage } from '../../server/accounts/storage/accounts-storage.js';
 import { openStorage, sleep, tempDataDir } from './helpers.js';
 
 const T0 = Date.UTC(2025, 6, 1, 12, 0, 0);

@@ -2,10 +2,10 @@
 import t from 'tap';
 import Database from 'better-sqlite3';
 import { ManualClock } from '../../server/accounts/clock.js';
-import { MetadataLog } from '../../server/accounts/metadata-log.js';
-import { ThreadedMetadataWriter } from '../../server/accounts/metadata-writer.js';
-import { RetentionJob } from '../../server/accounts/retention.js';
-import { dbPathFor } from '../../server/accounts/sqlite-storage.js';
+import { MetadataLog } from '../../server/accounts/metadata/metadata-log.js';
+import { ThreadedMetadataWriter } from '../../server/accounts/metadata/metadata-writer.js';
+import { RetentionJob } from '../../server/accounts/metadata/retention.js';
+import { dbPathFor } from '../../server/accounts/storage/sqlite-storage.js';
 import { openStorage, tempDataDir } from './helpers.js';
 
 const T0 = Date.UTC(2025, 6, 1);

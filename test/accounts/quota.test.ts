@@ -1,12 +1,13 @@
 import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
-import { KeyAdmission, newAdmission } from '../../server/accounts/admission.js';
+import { KeyAdmission, newKeyAdmissionDecision } from '../../server/accounts/key-admission.js';
 import { ManualClock } from '../../server/accounts/clock.js';
-import type { KeyRecord, TierName } from '../../server/accounts/key-record.js';
+import type { KeyRecord } from '../../server/accounts/key-store.js';
+import type { TierName } from '../../server/accounts/tiers.js';
 import { QuotaTracker } from '../../server/accounts/quota.js';
 import { RateLimiter } from '../../server/accounts/rate-limiter.js';
 import { TIERS } from '../../server/accounts/tiers.js';
-import { dbPathFor } from '../../server/accounts/sqlite-storage.js';
+import { dbPathFor } from '../../server/accounts/storage/sqlite-storage.js';
 import { openStorage, tempDataDir } from './helpers.js';
 
 const T0 = Date.UTC(2025, 5, 10, 8, 0, 0); // 2025-06
@@ -91,7 +92,7 @@ for (const tier of ['free', 'pro', 'scale'] as const) {
     const k = key(`key_${tier}`, tier);
     const quotaSize = TIERS[tier].monthlyQuota!;
     quota.record(k.id, quotaSize - 1);
-    const a = newAdmission();
+    const a = newKeyAdmissionDecision();
     admission.admit(k, a);
     t.same(a, { allowed: true, limit: TIERS[tier].perMinute, remaining: TIERS[tier].perMinute! - 1, resetSeconds: Math.ceil((T0 + 60_000 / TIERS[tier].perMinute!) / 1000), retryAfterSeconds: 0, limited: true, quotaExceeded: false });
     quota.record(k.id); // the quota-th repair
@@ -117,7 +118,7 @@ t.test('team: overage is counted for billing, not degraded', async (t) => {
   const { quota, admission } = setup(t);
   const k = key('key_team', 'team');
   quota.record(k.id, 1_000_000 + 2_500);
-  const a = admission.admit(k, newAdmission());
+  const a = admission.admit(k, newKeyAdmissionDecision());
   t.equal(a.quotaExceeded, false);
   t.equal(a.limit, 1_000);
   t.same(quota.usageFor(k), {
@@ -131,7 +132,7 @@ t.test('unlimited: no rate limit, no quota, still counted', async (t) => {
   const { quota, admission, limiter } = setup(t);
   const k = key('key_ops', 'unlimited');
   quota.record(k.id, 5_000_000);
-  const a = newAdmission();
+  const a = newKeyAdmissionDecision();
   for (let i = 0; i < 10_000; i++) {
     if (!admission.admit(k, a).allowed) { t.fail(`refused at ${i}`); return; }
   }
@@ -146,10 +147,10 @@ t.test('the month rolls over at UTC midnight of the 1st', async (t) => {
   const { quota, admission, storage } = setup(t, clock);
   const k = key('key_f', 'free');
   quota.record(k.id, 1_000);
-  t.equal(admission.admit(k, newAdmission()).quotaExceeded, true);
+  t.equal(admission.admit(k, newKeyAdmissionDecision()).quotaExceeded, true);
   t.equal(quota.usageFor(k).resets_at, '2026-01-01T00:00:00.000Z');
   clock.set(Date.UTC(2026, 0, 1, 0, 0, 0));
-  t.equal(admission.admit(k, newAdmission()).quotaExceeded, false, 'fresh quota');
+  t.equal(admission.admit(k, newKeyAdmissionDecision()).quotaExceeded, false, 'fresh quota');
   t.same(quota.usageFor(k), { tier: 'free', month: '2026-01', count: 0, quota: 1_000, remaining: 1_000, resets_at: '2026-02-01T00:00:00.000Z' });
   quota.record(k.id, 2);
   await quota.flush();

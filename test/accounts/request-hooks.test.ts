@@ -5,7 +5,7 @@ import { ManualClock } from '../../server/accounts/clock.js';
 import { Accounts } from '../../server/accounts/index.js';
 import { RequestAdmission } from '../../server/accounts/request-admission.js';
 import { RequestRecorder } from '../../server/accounts/request-recorder.js';
-import type { KeyRecord } from '../../server/accounts/key-record.js';
+import type { KeyRecord } from '../../server/accounts/key-store.js';
 import type { RequestRecord } from '../../server/observe/request-record.js';
 import { tempDataDir } from './helpers.js';
 

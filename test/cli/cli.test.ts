@@ -5,21 +5,9 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CLI, ROOT, runCli, type CliRun } from '../helpers/run-cli.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli', 'jsonmend.js');
-
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function jsonmend(args: string[], stdin = '', env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? null, stdout, stderr });
-    });
-    child.stdin!.end(stdin);
-  });
-}
+const jsonmend = (args: string[], stdin = '', env: Record<string, string> = {}): Promise<CliRun> => runCli(args, { stdin, env });
 
 const dir = mkdtempSync(join(tmpdir(), 'jsonmend-cli-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,7 +84,7 @@ t.test('bad usage: a message and exit 64', async (t) => {
 
 t.test('output: a reader that closes the pipe early is no error; a write that fails is exit 74', async (t) => {
   const big = file('big.json', JSON.stringify(Array.from({ length: 50_000 }, (_, i) => ({ i, s: 'x'.repeat(40) }))));
-  const early = await new Promise<Run>((resolve) => {
+  const early = await new Promise<CliRun>((resolve) => {
     const child = spawn(process.execPath, [CLI, 'repair', '--pretty', big], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
@@ -106,7 +94,7 @@ t.test('output: a reader that closes the pipe early is no error; a write that fa
   t.equal(early.code, 0);
   t.equal(early.stderr, '', 'no EPIPE stack trace');
   if (process.platform === 'linux') {
-    const full = await new Promise<Run>((resolve) => {
+    const full = await new Promise<CliRun>((resolve) => {
       const child = spawn('sh', ['-c', `"${process.execPath}" "${CLI}" repair "${big}" > /dev/full`], { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
@@ -153,7 +141,7 @@ t.test('serve: the HTTP service (what npm start runs)', async (t) => {
 });
 
 t.test('npx jsonmend works inside the project', async (t) => {
-  const out = await new Promise<Run>((resolve) => {
+  const out = await new Promise<CliRun>((resolve) => {
     const child = execFile('npx', ['--offline', 'jsonmend', 'repair'], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : (error as { code?: number }).code ?? null, stdout, stderr });
     });

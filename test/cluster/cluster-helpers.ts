@@ -1,18 +1,14 @@
 // Two real nodes (dist/server/main.js, via test/helpers/start-server.ts) sharing one real Redis and
 // one real PostgreSQL (test/helpers/*-server.ts), as the test/cluster/ files need them. Everything
 // is stopped by pid in teardown.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { startPostgres, type TestPostgres } from '../helpers/postgres-server.js';
 import { startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { runCli, type CliRun } from '../helpers/run-cli.js';
 import { startServer, type StartedServer } from '../helpers/start-server.js';
 
 interface Teardown { teardown(fn: () => unknown): void }
 
 export const CLUSTER_SECRET = 'test-cluster-secret-0123456789';
-const KEY_CLI = fileURLToPath(new URL('../../dist/cli/jsonmend.js', import.meta.url));
-const run = promisify(execFile);
 
 export interface Cluster {
   redis: TestRedis | undefined;
@@ -49,14 +45,8 @@ export async function startCluster(t: Teardown, options: ClusterOptions = {}): P
 }
 
 /** `jsonmend key <args>` (the compiled CLI) with the cluster's DATABASE_URL. */
-export async function keyCli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [KEY_CLI, 'key', ...args], { env: { ...process.env, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+export function keyCli(env: Record<string, string>, ...args: string[]): Promise<CliRun> {
+  return runCli(['key', ...args], { env });
 }
 
 export async function health(url: string): Promise<any> {

@@ -76,7 +76,7 @@ t.test('SIGKILL mid-load: the database is intact, at most the last metadata batc
   t.equal(db.pragma('integrity_check', { simple: true }), 'ok', 'PRAGMA integrity_check = ok after SIGKILL');
   const rows = (db.prepare('SELECT COUNT(*) AS n FROM request_log').get() as { n: number }).n;
   db.close();
-  // Metadata is written in batches every second (server/accounts/metadata-log.ts): what was answered
+  // Metadata is written in batches every second (server/accounts/metadata/metadata-log.ts): what was answered
   // in the last flush interval before the kill may be missing; everything older must be there.
   const olderThanABatch = answered.filter((o) => o.doneAt < killAt - 1500).length;
   t.comment(`answered ${answered.length}, logged ${rows}, lost ${answered.length - rows} (answered in the last 1.5 s: ${answered.length - olderThanABatch})`);

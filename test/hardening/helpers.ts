@@ -1,7 +1,7 @@
 // Shared by the hardening tests: raw-socket exchanges, health checks, answer checks, server memory.
 import { execFileSync } from 'node:child_process';
 import { connect } from 'node:net';
-import { ERROR_CODES } from '../../engine/error-codes.js';
+import { ERROR_CODES } from '../../server/contracts/error-codes.js';
 
 export const KEY = 'hardening-test-key-0001';
 export const AUTH = { authorization: `Bearer ${KEY}` };

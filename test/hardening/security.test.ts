@@ -5,7 +5,7 @@ import * as crypto from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { prototypeTouched } from '../../scripts/fuzz-check.js';
-import { runRepairTask, type RepairTaskSettings } from '../../server/tasks/repair-task.js';
+import { runRepairTask, type RepairTaskSettings } from '../../server/batch/repair-task.js';
 import { startServer } from '../helpers/start-server.js';
 import { assertJsonAnswer, errorCodeOf, postHead, rawExchange } from './helpers.js';
 
@@ -20,8 +20,8 @@ t.test('keys are compared with timingSafeEqual on equal-length SHA-256 digests',
     return crypto.timingSafeEqual(a, b);
   };
   const mockedCrypto = { ...crypto, timingSafeEqual: spy };
-  // The API_KEYS store of server/auth and the SQLite-backed store of the accounts layer.
-  const { MemoryKeyStore } = await t.mockImport<typeof import('../../server/auth/key-store.js')>('../../server/auth/key-store.js', { 'node:crypto': mockedCrypto });
+  // The API_KEYS store (accounts/key-store.ts) and the SQLite-backed store of the accounts layer.
+  const { MemoryKeyStore } = await t.mockImport<typeof import('../../server/accounts/key-store.js')>('../../server/accounts/key-store.js', { 'node:crypto': mockedCrypto });
   const memory = new MemoryKeyStore([{ key: KEY, tier: 'pro' }]);
   t.ok(memory.lookup(KEY), 'memory store: the right key is found');
   t.equal(memory.lookup(WRONG_KEY), undefined);
@@ -42,7 +42,7 @@ t.test('keys are compared with timingSafeEqual on equal-length SHA-256 digests',
 });
 
 t.test('code review: no key or digest is compared with === or a string method on the auth path', async (t) => {
-  for (const file of ['server/auth/key-store.ts', 'server/auth/authenticate.ts', 'server/accounts/cached-key-store.ts']) {
+  for (const file of ['server/accounts/key-store.ts', 'server/accounts/authenticate.ts', 'server/accounts/cached-key-store.ts']) {
     const source = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
     t.notMatch(source, /(key|digest|hash)\w*\s*[!=]==?\s*\w*(key|digest|hash)|\.(startsWith|includes|localeCompare)\((key|digest|hash)/i, `${file}: no early-exit comparison of secrets`);
     if (/lookup\(key: string\)/.test(source)) t.match(source, /timingSafeEqual\(/, `${file}: lookup ends in timingSafeEqual`);

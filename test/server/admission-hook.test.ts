@@ -4,9 +4,9 @@
 // the client IP it is given, and a request observer.
 import t from 'tap';
 import type { RunningServer, ServerParts } from '../../server/app.js';
-import type { Admission, AdmissionDecision } from '../../server/http/admission.js';
+import type { AdmissionHook, AdmissionDecision } from '../../server/http/admission-hook.js';
 import type { RequestRecord } from '../../server/observe/request-record.js';
-import { makeError, makeWarning } from '../../engine/error-codes.js';
+import { makeError, makeWarning } from '../../server/contracts/error-codes.js';
 import { postJson } from '../helpers/start-server.js';
 
 const { startServer } = (await import(new URL('../../dist/server/app.js', import.meta.url).href)) as typeof import('../../server/app.js');
@@ -18,7 +18,7 @@ const seen: { route: string; keyId: string | undefined; clientIp: string }[] = [
 const records: RequestRecord[] = [];
 const limitHeaders = [['X-RateLimit-Limit', '60'], ['X-RateLimit-Remaining', '0'], ['X-RateLimit-Reset', '1700000000']] as const;
 
-const admission: Admission = {
+const admission: AdmissionHook = {
   needsClientIp: true,
   admit(route, key, clientIp): AdmissionDecision {
     seen.push({ route, keyId: key?.id, clientIp });

@@ -1,7 +1,7 @@
 // The in-memory key store, the Authorization parser and client-IP resolution, in process.
 import t from 'tap';
-import { authenticate } from '../../server/auth/authenticate.js';
-import { MemoryKeyStore } from '../../server/auth/key-store.js';
+import { authenticate } from '../../server/accounts/authenticate.js';
+import { MemoryKeyStore } from '../../server/accounts/key-store.js';
 import { ClientIpResolver, limitKeyForIp, normalizeAddress } from '../../server/http/client-ip.js';
 
 t.test('MemoryKeyStore keeps digests only and finds exact keys', async (t) => {

@@ -1,6 +1,6 @@
 // Contract detection, the refusal sniffer, request validation and the compact mapping, in process.
 import t from 'tap';
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../../server/contracts/error-codes.js';
 import { failureResponse, successResponse } from '../../engine/response.js';
 import { compactFailure, toCompact, toCompactError } from '../../server/contracts/compact-mapping.js';
 import { detectContract } from '../../server/contracts/contract.js';

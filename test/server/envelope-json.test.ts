@@ -1,14 +1,14 @@
 // The hand-assembled envelope body (server/contracts/envelope-json.ts) against the one-pass fjs
 // serializers it replaces on the request path: byte for byte, over engine answers of every shape.
 import t from 'tap';
-import { makeError, makeWarning } from '../../engine/error-codes.js';
+import { makeError, makeWarning } from '../../server/contracts/error-codes.js';
 import { repair } from '../../engine/index.js';
 import { REPAIR_KINDS } from '../../engine/repair-kinds.js';
 import { failureResponse } from '../../engine/response.js';
 import type { RepairResponse } from '../../engine/types.js';
 import { envelopeJson } from '../../server/contracts/envelope-json.js';
 import { serializeEnvelope, serializeEnvelopeDemo } from '../../server/contracts/serializers.js';
-import { addWarnings, countRepairs } from '../../server/tasks/repair-task.js';
+import { addWarnings, countRepairs } from '../../server/contracts/response-metadata.js';
 
 const SCHEMA = {
   type: 'object',

@@ -1,7 +1,7 @@
-// The HTTP thread's decision on schemas, in-process (server/tasks/inline-schema-gate.ts).
+// The HTTP thread's decision on schemas, in-process (server/batch/inline-schema-gate.ts).
 import t from 'tap';
 import { clearSchemaCache, isSchemaTextCompiled } from '../../dist/engine/schema/index.js';
-import { INLINE_COMPILE_BUDGET_MS, INLINE_SCHEMA_COMPILE_MAX_MS, InlineSchemaGate } from '../../dist/server/tasks/inline-schema-gate.js';
+import { INLINE_COMPILE_BUDGET_MS, INLINE_SCHEMA_COMPILE_MAX_MS, InlineSchemaGate } from '../../dist/server/batch/inline-schema-gate.js';
 
 t.beforeEach(() => clearSchemaCache());
 

@@ -1,6 +1,6 @@
 // Small requests with a schema: the HTTP thread repairs them itself once it has the schema compiled,
 // and compiles a schema itself only when a client repeats it and a worker measured it cheap
-// (server/tasks/inline-schema-gate.ts). Proven through /metrics' execution counters.
+// (server/batch/inline-schema-gate.ts). Proven through /metrics' execution counters.
 import t from 'tap';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
 

@@ -1,12 +1,13 @@
 // The console API's error registry. The console is the web page's own JSON API, not one of the
 // repair contracts, so its failures use HTTP statuses and one small shape: `{ error: { code, message } }`.
 // Codes are stable; docs/web.md lists them. Metrics fold each into the nearest repair-registry code.
+import type { ErrorCode } from '../../contracts/error-codes.js';
 
 interface ConsoleErrorEntry {
   status: number;
   message: string;
-  /** The engine/error-codes.ts outcome the request is counted under in /metrics. */
-  outcome: 'INVALID_REQUEST' | 'INVALID_API_KEY' | 'RATE_LIMIT_EXCEEDED' | 'SERVICE_UNAVAILABLE' | 'NOT_FOUND' | 'INTERNAL_ERROR';
+  /** The registry's code (server/contracts/error-codes.ts) the request is counted under in /metrics. */
+  outcome: ErrorCode;
 }
 
 export const CONSOLE_ERRORS = {

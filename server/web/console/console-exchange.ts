@@ -4,7 +4,7 @@
 import type { HeaderList } from '../../http/response-writer.js';
 import type { HttpContext } from '../../http/http-context.js';
 import { requestIdFor } from '../../http/request-id.js';
-import type { HttpRequest, HttpResponse } from '../../uws/load-uws.js';
+import type { HttpRequest, HttpResponse } from '../../http/load-uws.js';
 import { observeWeb, writeWebAnswer } from '../web-answer.js';
 import { CONSOLE_ERRORS, consoleFailure, type ConsoleFailure } from './console-errors.js';
 import { sessionIdFrom } from './cookies.js';

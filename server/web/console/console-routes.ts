@@ -4,7 +4,7 @@
 import type { HttpContext } from '../../http/http-context.js';
 import type { Method, RouteEntry } from '../../http/router.js';
 import { describeFault } from '../../observe/request-record.js';
-import type { HttpRequest, HttpResponse } from '../../uws/load-uws.js';
+import type { HttpRequest, HttpResponse } from '../../http/load-uws.js';
 import { consoleFailure } from './console-errors.js';
 import { ConsoleExchange, type ConsoleReply } from './console-exchange.js';
 import { CONSOLE_TIER, type ConsoleService, type Result } from './console-service.js';

@@ -1,5 +1,5 @@
 // `Authorization: Bearer <key>` -> the key's record, or the reason it was refused.
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { RepairError } from '../../engine/types.js';
 import type { KeyRecord, KeyStore } from './key-store.js';
 

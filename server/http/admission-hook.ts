@@ -2,7 +2,7 @@
 // may proceed. The accounts layer (rate limits, quotas, the demo's per-IP limit) plugs in here;
 // until then every request is admitted. Decisions are synchronous: the hot path never waits.
 import type { RepairError, Warning } from '../../engine/types.js';
-import type { KeyRecord } from '../auth/key-store.js';
+import type { KeyRecord } from '../accounts/key-store.js';
 import type { HeaderList } from './response-writer.js';
 
 export type AdmissionDecision =
@@ -22,7 +22,7 @@ export type AdmissionDecision =
       headers: HeaderList | null;
     };
 
-export interface Admission {
+export interface AdmissionHook {
   /**
    * When false the client IP is not computed (it costs a header read and an address decode). It is
    * computed for keyless requests only: keyed ones are limited per key.
@@ -34,7 +34,7 @@ export interface Admission {
 
 const ADMITTED: AdmissionDecision = Object.freeze({ allowed: true, headers: null, warnings: null });
 
-export const ADMIT_ALL: Admission = Object.freeze({
+export const ADMIT_ALL: AdmissionHook = Object.freeze({
   needsClientIp: false,
   admit: () => ADMITTED,
 });

@@ -2,8 +2,8 @@
 // timer, in chunks with a turn of the event loop between them, so a large backlog never blocks
 // requests for long.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Clock } from './clock.js';
-import type { AccountsStorage } from './storage.js';
+import type { Clock } from '../clock.js';
+import type { AccountsStorage } from '../storage/accounts-storage.js';
 
 export const METADATA_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 

@@ -3,7 +3,7 @@
 // key CLI both open their storage here, so they always agree.
 import { PostgresStorage } from './postgres-storage.js';
 import { SqliteStorage } from './sqlite-storage.js';
-import type { AccountsStorage } from './storage.js';
+import type { AccountsStorage } from './accounts-storage.js';
 
 export interface StorageSettings {
   dataDir: string;

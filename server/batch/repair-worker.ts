@@ -1,9 +1,9 @@
 // The pool's worker module: adapts a pool task to runRepairTask. Loads the engine, never uWS.
 import { workerData } from 'piscina';
 import { takeSchemaCompileMs, warmUpSchemaCompiler } from '../../engine/schema/index.js';
-import { runRepairTask, type RepairTaskResult, type RepairTaskSettings } from '../tasks/repair-task.js';
+import { runRepairTask, type RepairTaskResult, type RepairTaskSettings } from './repair-task.js';
 import type { WorkerTask } from './repair-pool.js';
-import { applyTestHooks } from './test-hooks.js';
+import { applyTestHooks } from '../worker-test-hooks.js';
 
 interface RepairWorkerData { settings: RepairTaskSettings; testHooks: boolean }
 

@@ -3,10 +3,10 @@
 // limit is left must not use the limit up, and the answer costs about as much as /health. Its
 // X-RateLimit-* headers say what the key's next request would find, without counting this one.
 import build from 'fast-json-stringify';
-import { makeError } from '../../engine/error-codes.js';
-import type { UsageReport } from '../accounts/quota.js';
-import { authenticate, type AuthResult } from '../auth/authenticate.js';
-import type { KeyRecord } from '../auth/key-store.js';
+import { makeError } from '../contracts/error-codes.js';
+import type { UsageReport } from './quota.js';
+import { authenticate, type AuthResult } from './authenticate.js';
+import type { KeyRecord } from './key-store.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
 import type { HttpContext } from '../http/http-context.js';
@@ -14,7 +14,7 @@ import { requestIdFor } from '../http/request-id.js';
 import { observeNonRepair } from '../http/simple-answer.js';
 import { JSON_TYPE, writeAnswer, type HeaderList } from '../http/response-writer.js';
 import type { RouteEntry } from '../http/router.js';
-import type { HttpRequest, HttpResponse } from '../uws/load-uws.js';
+import type { HttpRequest, HttpResponse } from '../http/load-uws.js';
 import { describeFault } from '../observe/request-record.js';
 
 export interface UsageSource {

@@ -2,8 +2,8 @@
 // /metrics needs `Authorization: Bearer <METRICS_TOKEN>`, and /health shows the public its status
 // only (what a load balancer needs), its details (version, backend, pool) to that bearer alone.
 // Unset, both stay open as the operator interface has them (docs/operations.md).
-import { makeError } from '../../engine/error-codes.js';
-import { OperatorToken } from '../auth/operator-token.js';
+import { makeError } from '../contracts/error-codes.js';
+import { OperatorToken } from './operator-token.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
 import type { StoreStatus } from '../cluster/store-health.js';
@@ -11,9 +11,9 @@ import type { HttpContext } from '../http/http-context.js';
 import { JSON_TYPE, PROMETHEUS_TYPE } from '../http/response-writer.js';
 import type { RouteEntry } from '../http/router.js';
 import { answerAtOnce, type SimpleAnswer } from '../http/simple-answer.js';
-import type { Metrics } from '../observe/metrics.js';
-import type { RepairPool } from '../pool/repair-pool.js';
-import type { UwsBackend } from '../uws/load-uws.js';
+import type { Metrics } from './metrics.js';
+import type { RepairPool } from '../batch/repair-pool.js';
+import type { UwsBackend } from '../http/load-uws.js';
 import { VERSION } from '../version.js';
 
 const PUBLIC_OK = JSON.stringify({ status: 'ok' });

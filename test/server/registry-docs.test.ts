@@ -1,7 +1,10 @@
-// The docs list every code of the registry and every repair kind, and nothing the engine lacks.
+// The docs list every code of the service's registry and every repair kind, and nothing the engine
+// lacks; the engine's own registry holds only the codes repair produces, none of the service's.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { ERROR_CODES, REPAIR_KINDS, WARNING_CODES } from '../../engine/index.js';
+import * as engine from '../../engine/index.js';
+import { REPAIR_KINDS } from '../../engine/index.js';
+import { ERROR_CODES, WARNING_CODES, makeError, makeWarning } from '../../server/contracts/error-codes.js';
 
 const errorsDoc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const repairsDoc = readFileSync(new URL('../../docs/repairs.md', import.meta.url), 'utf8');
@@ -36,4 +39,21 @@ t.test('the spec error table is in the registry with its severities', async (t) 
   for (const [code, severity, recoverable] of spec) {
     t.match((ERROR_CODES as Record<string, unknown>)[code], { severity, recoverable }, code);
   }
+});
+
+t.test("the engine's registry knows nothing of HTTP; the service's extends it entry for entry", async (t) => {
+  for (const code of ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'INVALID_API_KEY', 'RATE_LIMIT_EXCEEDED', 'PAYLOAD_TOO_LARGE', 'SESSION_NOT_FOUND', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR']) {
+    t.notOk(Object.hasOwn(engine.ERROR_CODES, code), `${code} is not an engine code`);
+    t.ok(Object.hasOwn(ERROR_CODES, code), `${code} is a service code`);
+  }
+  t.notOk(Object.hasOwn(engine.WARNING_CODES, 'QUOTA_EXCEEDED'), 'QUOTA_EXCEEDED is not an engine warning');
+  for (const [code, entry] of Object.entries(engine.ERROR_CODES)) {
+    t.equal((ERROR_CODES as Record<string, unknown>)[code], entry, `${code}: the same entry`);
+    t.same(makeError(code as keyof typeof engine.ERROR_CODES), engine.makeError(code as keyof typeof engine.ERROR_CODES), `${code}: the same error built`);
+  }
+  for (const [code, entry] of Object.entries(engine.WARNING_CODES)) {
+    t.equal((WARNING_CODES as Record<string, unknown>)[code], entry, `${code}: the same entry`);
+  }
+  t.same(makeError('NOT_FOUND', undefined, { field: 'f' }), { code: 'NOT_FOUND', message: 'No such endpoint.', severity: 'critical', recoverable: false, field: 'f' });
+  t.same(makeWarning('QUOTA_EXCEEDED').suggestion, 'Upgrade the tier or wait for the monthly reset.');
 });

@@ -3,7 +3,7 @@
 // uWS thread. Protocol: see metadata-writer.ts.
 import { parentPort, workerData } from 'node:worker_threads';
 import { rowsOfBatch } from './metadata-batch.js';
-import { SqliteStorage } from './sqlite-storage.js';
+import { SqliteStorage } from '../storage/sqlite-storage.js';
 import type { WriterReply, WriterRequest } from './metadata-writer.js';
 
 const { dataDir, busyTimeoutMs } = workerData as { dataDir: string; busyTimeoutMs: number };

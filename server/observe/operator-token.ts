@@ -2,7 +2,7 @@
 // Compared as SHA-256 digests with timingSafeEqual, so neither the time nor the lengths compared
 // depend on how much of a guess is right.
 import { timingSafeEqual } from 'node:crypto';
-import { bearerCredential } from './authenticate.js';
+import { bearerCredential } from '../accounts/authenticate.js';
 import { keyDigest } from '../accounts/api-key.js';
 
 export class OperatorToken {

@@ -3,16 +3,16 @@
 // the writer thread is a transfer and a small copy instead of a structured clone of hundreds of
 // objects and strings (that clone was most of what the metadata log cost the uWS thread). Every
 // value that reaches storage is checked here: nothing in a row can carry input or output text.
-import { ERROR_CODES } from '../../engine/error-codes.js';
-import { REPAIR_KINDS } from '../../engine/repair-kinds.js';
-import type { Contract, LoggedConfidence, MetadataRow } from './storage.js';
+import { ERROR_CODES } from '../../contracts/error-codes.js';
+import { REPAIR_KINDS } from '../../../engine/repair-kinds.js';
+import type { Contract, LoggedConfidence, MetadataRow } from '../storage/accounts-storage.js';
 
 export const ENDPOINTS = [
   'other', '/v1/repair', '/v1/repair/stream/start', '/v1/repair/stream/push', '/v1/repair/stream/finalize',
   '/v1/demo/repair', '/v1/usage',
 ] as const;
 export const ENDPOINT_INDEX = new Map<string, number>(ENDPOINTS.map((e, i) => [e, i]));
-// The server's route names (server/routes, server/streaming) for the same endpoints.
+// The server's route names (server/batch, server/streaming) for the same endpoints.
 const ROUTE_PATHS = [
   ['repair', '/v1/repair'], ['demo', '/v1/demo/repair'], ['usage', '/v1/usage'],
   ['stream_start', '/v1/repair/stream/start'], ['stream_push', '/v1/repair/stream/push'],
@@ -79,7 +79,7 @@ export function transferablesOf(b: MetadataBatch): ArrayBuffer[] {
     .map((column) => column.buffer as ArrayBuffer);
 }
 
-// Only key ids we issue (newKeyId in api-key.ts, `env_` + 16 hex in server/auth/key-store.ts) are
+// Only key ids we issue (newKeyId in api-key.ts, `env_` + 16 hex in server/accounts/key-store.ts) are
 // logged; anything else (a raw key passed by mistake) becomes null.
 const KEY_ID_SHAPE = /^(?:key_[0-9A-Za-z]{16}|env_[0-9a-f]{16})$/;
 /** Outcomes the server reports that are not error codes. */

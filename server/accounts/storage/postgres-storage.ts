@@ -3,14 +3,14 @@
 // the request hot path. Batches go in as one statement over unnest()ed arrays. Every key change bumps
 // keys_version and NOTIFYs in the same transaction, so the other nodes reload at its commit.
 import type pg from 'pg';
-import { connectPostgres } from '../cluster/postgres-connection.js';
-import { StoreUnavailable } from '../cluster/store-health.js';
-import type { TierName } from './key-record.js';
+import { connectPostgres } from '../../cluster/postgres-connection.js';
+import { StoreUnavailable } from '../../cluster/store-health.js';
+import type { TierName } from '../tiers.js';
 import { KEYS_CHANNEL, migratePostgres } from './pg-migrations.js';
 import { PgSession } from './pg-session.js';
 import type {
   AccountsStorage, LastUsed, MetadataRow, NewKey, SeedOutcome, StoredKey, StoredUser, UsageDelta, UserKeyLimits,
-} from './storage.js';
+} from './accounts-storage.js';
 
 interface KeyRow {
   id: string; hash: string; prefix: string; name: string; tier: TierName; user_id: string | null;

@@ -4,9 +4,9 @@
 // is free, so a task whose client has gone can be dropped before it costs a worker anything
 // (aborting a running task would kill its worker: docs/design.md "Worker pool"), and the queue depth is exact.
 import { Piscina } from 'piscina';
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
-import type { BatchEndpoint, RepairTaskResult, RepairTaskSettings } from '../tasks/repair-task.js';
+import type { BatchEndpoint, RepairTaskResult, RepairTaskSettings } from './repair-task.js';
 
 export interface WorkerTask {
   endpoint: BatchEndpoint;

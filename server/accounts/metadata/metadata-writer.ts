@@ -4,7 +4,7 @@
 // AccountsStorage is also a MetadataSink, for other backends and for tests.
 import { Worker } from 'node:worker_threads';
 import { transferablesOf, type MetadataBatch } from './metadata-batch.js';
-import type { AccountsStorage, MetadataRow } from './storage.js';
+import type { AccountsStorage, MetadataRow } from '../storage/accounts-storage.js';
 
 export type MetadataSink = Pick<AccountsStorage, 'insertMetadata' | 'deleteMetadataOlderThan'> & {
   insertMetadataBatch?(batch: MetadataBatch): Promise<void>;

@@ -1,8 +1,8 @@
 // The key-store contract the server authenticates with, and the in-memory store seeded from
-// API_KEYS. The accounts layer supplies a persistent store with the same shape (server/accounts/).
+// API_KEYS (without the accounts layer). CachedKeyStore (cached-key-store.ts) is the persistent one.
 import { timingSafeEqual } from 'node:crypto';
-import { displayPrefix, keyDigest, MAX_KEY_LENGTH } from '../accounts/api-key.js';
-import type { TierName } from '../accounts/key-record.js';
+import { displayPrefix, keyDigest, MAX_KEY_LENGTH } from './api-key.js';
+import type { TierName } from './tiers.js';
 import type { SeedKey } from '../config/env-parsers.js';
 import { KnownKeyCache } from './known-key-cache.js';
 

@@ -1,12 +1,14 @@
 // One batch repair request, from body bytes to response text. The same function runs inline on
 // the uWS thread (small bodies) and inside a pool worker (large ones, so their JSON.parse,
 // repair and serialization stay off the event loop). It never throws.
-import { makeError, repair } from '../../engine/index.js';
+import { repair } from '../../engine/index.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { RepairError, RepairResponse, Warning } from '../../engine/types.js';
 import type { ContractSetting } from '../config/load-config.js';
 import { detectContract, fallbackContract, type Contract } from '../contracts/contract.js';
 import { renderError, renderRepairSafely, type Rendered } from '../contracts/render.js';
 import { readBatchRequest } from '../contracts/request-validation.js';
+import { addWarnings, countRepairs } from '../contracts/response-metadata.js';
 import { describeFault, type AnswerOutcome } from '../observe/request-record.js';
 
 export type BatchEndpoint = 'repair' | 'demo';
@@ -56,26 +58,6 @@ function fail(error: RepairError, contract: Contract, settings: RepairTaskSettin
     body: rendered.body,
     outcome: { contract, errorCode: rendered.errorCode, confidence: null, repairCounts: {}, inputBytes, fault: null },
   };
-}
-
-export function countRepairs(response: RepairResponse): Record<string, number> {
-  // A plain object, not Object.create(null): that one is born in dictionary mode, and the observers
-  // that walk it per request (metrics, metadata log) took twice as long. The keys are the engine's
-  // repair types (snake_case, none of them an Object.prototype name).
-  const counts: Record<string, number> = {};
-  const applied = response.metadata.repairs_applied;
-  for (let i = 0; i < applied.length; i++) {
-    const detail = applied[i]!;
-    counts[detail.type] = (counts[detail.type] ?? 0) + (detail.count ?? 1);
-  }
-  return counts;
-}
-
-export function addWarnings(response: RepairResponse, warnings: readonly Warning[]): void {
-  if (!response.success) return;
-  response.metadata.warnings.push(...warnings);
-  // docs/design.md "Confidence": any warning makes the overall confidence at least medium.
-  if (response.metadata.confidence === 'high') response.metadata.confidence = 'medium';
 }
 
 export function runRepairTask(request: RepairTaskRequest, settings: RepairTaskSettings): RepairTaskResult | typeof NEEDS_POOL {

@@ -2,14 +2,14 @@
 // pool hop costs ~100 µs of latency and 40–50 µs of CPU, several times a small repair) unless they
 // carry a schema the HTTP thread has not compiled (inline-schema-gate.ts); larger ones, and those,
 // go to the pool with their body transferred.
-import { makeError } from '../../engine/error-codes.js';
+import { makeError } from '../contracts/error-codes.js';
 import type { RepairError } from '../../engine/types.js';
 import { sampleOf } from '../contracts/contract-sniffer.js';
 import type { HttpContext } from '../http/http-context.js';
 import { errorAnswer, type JsonPostRoute, type PostRequest, type RouteAnswer } from '../http/json-post.js';
-import { isPoolError, type PoolAnswer, type RepairPool } from '../pool/repair-pool.js';
-import { InlineSchemaGate } from '../tasks/inline-schema-gate.js';
-import { NEEDS_POOL, runRepairTask, type BatchEndpoint, type RepairTaskSettings } from '../tasks/repair-task.js';
+import { isPoolError, type PoolAnswer, type RepairPool } from './repair-pool.js';
+import { InlineSchemaGate } from './inline-schema-gate.js';
+import { NEEDS_POOL, runRepairTask, type BatchEndpoint, type RepairTaskSettings } from './repair-task.js';
 
 const AT_CAPACITY = makeError('SERVICE_UNAVAILABLE', 'The server is at maximum capacity: the repair queue is full.', {
   suggestion: 'Retry with exponential backoff (for example 100 ms, 200 ms, 400 ms, with jitter).',

@@ -7,8 +7,8 @@ import { makeDataDir } from './data-dir.js';
 import { migrate } from './migrations.js';
 import type {
   AccountsStorage, LastUsed, MetadataRow, NewKey, SeedOutcome, StoredKey, StoredUser, UsageDelta, UserKeyLimits,
-} from './storage.js';
-import type { TierName } from './key-record.js';
+} from './accounts-storage.js';
+import type { TierName } from '../tiers.js';
 
 export const DB_FILE_NAME = 'jsonmend.sqlite';
 

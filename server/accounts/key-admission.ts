@@ -1,19 +1,19 @@
 // The keyed admission decision, made after authentication and before the body is read: the tier's
 // per-minute limit, or the degraded rate once a degrading tier has used its monthly quota. Both
 // are the key's account's (KeyRecord.accountId), not the key's own.
-import type { KeyRecord } from './key-record.js';
+import type { KeyRecord } from './key-store.js';
 import type { QuotaTracker } from './quota.js';
 import type { KeyRateLimiter, RateLimitDecision } from './rate-limiter.js';
 import { TIERS } from './tiers.js';
 
-export interface Admission extends RateLimitDecision {
+export interface KeyAdmissionDecision extends RateLimitDecision {
   /** False for the unlimited tier: no X-RateLimit-* headers apply. */
   limited: boolean;
   /** Past the monthly quota on a degrading tier: add the QUOTA_EXCEEDED warning when served. */
   quotaExceeded: boolean;
 }
 
-export function newAdmission(): Admission {
+export function newKeyAdmissionDecision(): KeyAdmissionDecision {
   return {
     allowed: true, limit: 0, remaining: 0, resetSeconds: 0, retryAfterSeconds: 0, limited: false, quotaExceeded: false,
   };
@@ -29,16 +29,16 @@ export class KeyAdmission {
   }
 
   /** Fills and returns `out` (reuse one object per request slot; nothing is allocated here). */
-  admit(record: KeyRecord, out: Admission = newAdmission()): Admission {
+  admit(record: KeyRecord, out: KeyAdmissionDecision = newKeyAdmissionDecision()): KeyAdmissionDecision {
     return this.#decide(record, out, true);
   }
 
   /** What admit() would find for `record` right now, without counting a request. */
-  peek(record: KeyRecord, out: Admission = newAdmission()): Admission {
+  peek(record: KeyRecord, out: KeyAdmissionDecision = newKeyAdmissionDecision()): KeyAdmissionDecision {
     return this.#decide(record, out, false);
   }
 
-  #decide(record: KeyRecord, out: Admission, count: boolean): Admission {
+  #decide(record: KeyRecord, out: KeyAdmissionDecision, count: boolean): KeyAdmissionDecision {
     const tier = TIERS[record.tier];
     if (tier.perMinute === null) {
       out.allowed = true;

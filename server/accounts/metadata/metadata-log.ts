@@ -3,14 +3,14 @@
 // into a fixed-size columnar ring (no I/O, O(1)); batches of `batchRows` rows are written as soon
 // as they are full, the rest by a timer, one transaction each, off the request path. When storage
 // is stuck the ring overwrites its oldest rows and counts them as dropped instead of growing.
-import { FlushTimer } from './flush-timer.js';
+import { FlushTimer } from '../flush-timer.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { RepairDetail } from '../../engine/types.js';
-import type { Clock } from './clock.js';
+import type { RepairDetail } from '../../../engine/types.js';
+import type { Clock } from '../clock.js';
 import {
   CONFIDENCES, COUNT_SLOTS, ENDPOINT_INDEX, KIND_SLOT, OTHER_SLOT, rowsOfBatch, stringColumn, type MetadataBatch,
 } from './metadata-batch.js';
-import type { AccountsStorage, Contract, LoggedConfidence, MetadataRow } from './storage.js';
+import type { AccountsStorage, Contract, LoggedConfidence, MetadataRow } from '../storage/accounts-storage.js';
 
 export { API_ROUTES, ENDPOINTS } from './metadata-batch.js';
 
