@@ -83,7 +83,11 @@ export async function startPostgres(t: Teardown): Promise<TestPostgres> {
     process.kill(p, 'SIGKILL');
   };
   start();
+  // A test process that is killed (a tap timeout) never reaches its teardown: stop the server on
+  // exit too, so no postmaster outlives the test.
+  process.once('exit', stop);
   t.teardown(() => {
+    process.off('exit', stop);
     stop();
     rmSync(dir, { recursive: true, force: true });
   });
