@@ -9,16 +9,14 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
   /** Name shown by `CLIENT LIST` (the node id helps an operator). */
   connectionName?: string;
-  /** Subscriber connections must queue their SUBSCRIBE until connected. */
-  offlineQueue?: boolean;
 }
 
-export function redisOptionsFor(redisUrl: string, options: RedisConnectionOptions = {}): RedisOptions {
+function redisOptionsFor(redisUrl: string, options: RedisConnectionOptions = {}): RedisOptions {
   const url = new URL(redisUrl);
   const common: RedisOptions = {
     commandTimeout: options.commandTimeoutMs ?? 250,
     connectTimeout: 1_000,
-    enableOfflineQueue: options.offlineQueue ?? false,
+    enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     // Reconnect forever, never faster than every 100 ms nor slower than every second.
     retryStrategy: (times: number) => Math.min(100 * times, 1_000),

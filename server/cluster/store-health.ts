@@ -11,7 +11,6 @@ export class StoreHealth {
   readonly #probe: () => Promise<unknown>;
   readonly #onChange: (up: boolean, error: unknown) => void;
   #up = true;
-  #downSince = 0;
   /** Operations that failed (counter). */
   failures = 0;
   /** Times the store went from up to down (counter). */
@@ -27,14 +26,11 @@ export class StoreHealth {
   }
 
   get up(): boolean { return this.#up; }
-  /** Epoch ms the current outage began, 0 while up. */
-  get downSince(): number { return this.#up ? 0 : this.#downSince; }
 
   failed(error: unknown): void {
     this.failures++;
     if (!this.#up) return;
     this.#up = false;
-    this.#downSince = Date.now();
     this.outages++;
     this.#onChange(false, error);
   }
