@@ -61,8 +61,8 @@ export const LOGIN_LIMIT_DEFAULTS = Object.freeze({
   maxEntries: 50_000,
 });
 
-/** Known IPs kept per account (the most recent). */
-const KNOWN_IPS_PER_ACCOUNT = 5;
+/** Known IPs kept per account (the most recent); the shared limiter keeps as many. */
+export const KNOWN_IPS_PER_ACCOUNT = 5;
 
 export class LoginLimiter implements SignInLimit {
   readonly #clock: Clock;

@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import { limitKeyForIp } from '../../http/client-ip.js';
 import type { StoreHealth } from '../../cluster/store-health.js';
-import { LOGIN_LIMIT_DEFAULTS, LoginLimiter, type LoginLimiterOptions, type SignInLimit } from './login-limiter.js';
+import { KNOWN_IPS_PER_ACCOUNT, LOGIN_LIMIT_DEFAULTS, LoginLimiter, type LoginLimiterOptions, type SignInLimit } from './login-limiter.js';
 
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
@@ -64,9 +64,6 @@ redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -(tonumber(ARGV[3]) + 1))
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return 0
 `;
-
-/** Known IPs kept per account, as login-limiter.ts keeps them. */
-const KNOWN_IPS_PER_ACCOUNT = 5;
 
 interface Commands {
   jmSignInBegin(...args: Array<string | number>): Promise<number>;
