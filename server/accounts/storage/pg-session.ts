@@ -30,8 +30,6 @@ export class PgSession {
     void this.#connect().catch(() => {});
   }
 
-  get leader(): boolean { return this.#leader; }
-
   /** True when this node holds (or just took) the retention lock. */
   async tryLead(): Promise<boolean> {
     if (this.#leader) return true;

@@ -35,8 +35,6 @@ const BUMP = `WITH v AS (UPDATE keys_version SET version = version + 1 WHERE id 
 export interface PostgresStorageOptions {
   databaseUrl: string;
   onError?: (error: Error) => void;
-  /** Pool size (default 4). */
-  max?: number;
   /** Shown in pg_stat_activity (the node id helps an operator find the retention leader). */
   name?: string;
 }
@@ -50,7 +48,7 @@ export class PostgresStorage implements AccountsStorage {
   private constructor(options: PostgresStorageOptions) {
     const onError = options.onError ?? (() => {});
     const name = options.name ?? 'jsonmend';
-    this.#pool = connectPostgres(options.databaseUrl, onError, { max: options.max ?? 4, applicationName: name });
+    this.#pool = connectPostgres(options.databaseUrl, onError, { applicationName: name });
     this.#session = new PgSession(options.databaseUrl, onError, `${name}-session`);
     this.where = describe(options.databaseUrl);
   }
