@@ -170,23 +170,22 @@ function mountAll(app: TemplatedApp, ctx: HttpContext, backend: UwsBackend, serv
 async function listenAll(uws: LoadedUws['uws'], app: TemplatedApp, config: Config, parts: ServerParts, services: Services): Promise<Listening> {
   const { pool, cluster, streaming } = services;
   const shared = config.processIndex !== undefined;
-  let peerSocket: us_listen_socket | null = null;
-  const socket = await listen(app, { host: config.host, port: config.port, reusePort: shared || parts.reusePort }).then(async (socket) => {
-    if (cluster !== null && shared) {
-      const peer = config.peerUrl === undefined ? { host: '127.0.0.1', port: 0 } : { host: config.host, port: Number(new URL(config.peerUrl).port || 80) };
-      peerSocket = await listen(app, peer).catch((error: unknown) => {
-        uws.us_listen_socket_close(socket);
-        throw error;
-      });
+  try {
+    const socket = await listen(app, { host: config.host, port: config.port, reusePort: shared || parts.reusePort });
+    if (cluster === null || !shared) return { socket, peerSocket: null };
+    const peer = config.peerUrl === undefined ? { host: '127.0.0.1', port: 0 } : { host: config.host, port: Number(new URL(config.peerUrl).port || 80) };
+    try {
+      return { socket, peerSocket: await listen(app, peer) };
+    } catch (error) {
+      uws.us_listen_socket_close(socket);
+      throw error;
     }
-    return socket;
-  }).catch(async (error: unknown) => {
+  } catch (error) {
     await pool.close();
     await streaming.close();
     await cluster?.close();
     throw error;
-  });
-  return { socket, peerSocket };
+  }
 }
 
 /** The address other nodes forward this node's sessions to. */

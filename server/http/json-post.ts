@@ -15,6 +15,7 @@ import { renderError } from '../contracts/render.js';
 import type { Contract } from '../contracts/contract.js';
 import { describeFault, NO_COUNTS, type AnswerOutcome, type Execution } from '../observe/request-record.js';
 import type { HttpRequest, HttpResponse } from './load-uws.js';
+import type { AdmissionDecision } from './admission-hook.js';
 import { notifyObservers, type HttpContext } from './http-context.js';
 import { requestIdFor } from './request-id.js';
 import { JSON_TYPE, writeAnswer, type HeaderList } from './response-writer.js';
@@ -276,26 +277,17 @@ export function errorAnswer(
 function admit(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res: HttpResponse, req: HttpRequest): void {
   if (route.requiresKey) {
     const auth = authenticate(req.getHeader('authorization'), ctx.keyStore);
-    if (auth instanceof Promise) {
-      // A key the store is still being asked about: keyed admission needs nothing more from `req`.
-      request.admitLater(auth.then((settled) => admitKeyed(request, route, ctx, settled)));
-      return;
-    }
-    if (!auth.ok) {
-      request.refuse(auth.error, 0);
-      return;
-    }
-    request.key = auth.key;
+    // A key the store is still being asked about: keyed admission needs nothing more from `req`.
+    if (auth instanceof Promise) request.admitLater(auth.then((settled) => admitKeyed(request, route, ctx, settled)));
+    else admitKeyed(request, route, ctx, auth);
+    return;
   }
   const { admission } = ctx;
   // Keyed requests are limited per key; reading and decoding the peer address costs several µs.
-  const clientIp = admission.needsClientIp && request.key === undefined
+  const clientIp = admission.needsClientIp
     ? ctx.clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for'))
     : '';
-  const decision = admission.admit(route.name, request.key, clientIp);
-  request.headers = decision.headers;
-  if (decision.allowed) request.warnings = decision.warnings;
-  else request.refuse(decision.error, decision.retryAfterSeconds);
+  applyDecision(request, admission.admit(route.name, undefined, clientIp));
 }
 
 function admitKeyed(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, auth: AuthResult): void {
@@ -304,7 +296,10 @@ function admitKeyed(request: PostRequest, route: JsonPostRoute, ctx: HttpContext
     return;
   }
   request.key = auth.key;
-  const decision = ctx.admission.admit(route.name, auth.key, '');
+  applyDecision(request, ctx.admission.admit(route.name, auth.key, ''));
+}
+
+function applyDecision(request: PostRequest, decision: AdmissionDecision): void {
   request.headers = decision.headers;
   if (decision.allowed) request.warnings = decision.warnings;
   else request.refuse(decision.error, decision.retryAfterSeconds);

@@ -11,7 +11,7 @@ import type { HttpContext } from '../http/http-context.js';
 import { JSON_TYPE, PROMETHEUS_TYPE } from '../http/response-writer.js';
 import type { RouteEntry } from '../http/router.js';
 import { answerAtOnce, type SimpleAnswer } from '../http/simple-answer.js';
-import type { Metrics } from './metrics.js';
+import { metricFamily, type Metrics } from './metrics.js';
 import type { RepairPool } from '../batch/repair-pool.js';
 import type { UwsBackend } from '../http/load-uws.js';
 import { VERSION } from '../version.js';
@@ -24,7 +24,12 @@ export function statusRoutes(ctx: HttpContext, pool: RepairPool, metrics: Metric
   const token = new OperatorToken(ctx.config.metricsToken);
   // What /health shows only to the token's bearer stays visible to whoever may scrape /metrics.
   const buildInfo = `jsonmend_build_info{version="${VERSION}",uws="${backend}",contract="${ctx.config.contract}"} 1`;
-  metrics.addSource(() => ['# HELP jsonmend_build_info The running version, uWS backend and CONTRACT setting.', '# TYPE jsonmend_build_info gauge', buildInfo]);
+  metrics.addSource(() => {
+    const out: string[] = [];
+    metricFamily(out, 'jsonmend_build_info', 'gauge', 'The running version, uWS backend and CONTRACT setting.');
+    out.push(buildInfo);
+    return out;
+  });
 
   const details = (draining: boolean, down: readonly string[]): string => JSON.stringify({
     status: draining ? 'draining' : down.length > 0 ? 'degraded' : 'ok',
