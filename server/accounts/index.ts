@@ -17,6 +17,7 @@ import type { AccountsStorage, SeedOutcome } from './storage/accounts-storage.js
 import { limitHeaders } from './request-admission.js';
 import type { HeaderList } from '../http/response-writer.js';
 import type { KeyRecord } from './key-store.js';
+import { metricSample } from '../observe/metrics.js';
 
 export interface AccountsOptions {
   dataDir: string;
@@ -106,14 +107,10 @@ export class Accounts {
 
   /** Prometheus lines of the accounts layer (no labels). */
   metricLines(): string[] {
-    return [
-      '# HELP jsonmend_key_store_miss_probes_total Storage probes run because a request named a key not in memory.',
-      '# TYPE jsonmend_key_store_miss_probes_total counter',
-      `jsonmend_key_store_miss_probes_total ${this.keys.missProbes}`,
-      '# HELP jsonmend_key_store_negative_hits_total Unknown keys refused from the negative cache, without a probe.',
-      '# TYPE jsonmend_key_store_negative_hits_total counter',
-      `jsonmend_key_store_negative_hits_total ${this.keys.negativeHits}`,
-    ];
+    const out: string[] = [];
+    metricSample(out, 'jsonmend_key_store_miss_probes_total', 'counter', 'Storage probes run because a request named a key not in memory.', this.keys.missProbes);
+    metricSample(out, 'jsonmend_key_store_negative_hits_total', 'counter', 'Unknown keys refused from the negative cache, without a probe.', this.keys.negativeHits);
+    return out;
   }
 
   /** Writes everything buffered now. */

@@ -14,6 +14,7 @@ import { peerRouteEntry, PeerRouteStats } from './peer-route.js';
 import { connectRedis } from './redis-connection.js';
 import { SessionDirectory } from './session-directory.js';
 import { FORWARD_RESULTS, SessionForwarder } from './session-forwarder.js';
+import { metricFamily, metricSample } from '../observe/metrics.js';
 
 /** A peer that has not accepted the connection by then is taken for gone (the 1 s promise of docs/scaling.md). */
 export const PEER_CONNECT_TIMEOUT_MS = 500;
@@ -63,18 +64,13 @@ export class ClusterNode {
   }
 
   metricLines(): string[] {
-    const out = [
-      '# HELP jsonmend_cluster_nodes Live nodes this node sees in the registry (itself included).',
-      '# TYPE jsonmend_cluster_nodes gauge',
-      `jsonmend_cluster_nodes ${this.registry.liveNodes}`,
-      '# HELP jsonmend_stream_forwards_total Pushes and finalizes sent to the node owning their session, by result.',
-      '# TYPE jsonmend_stream_forwards_total counter',
-    ];
+    const out: string[] = [];
+    metricSample(out, 'jsonmend_cluster_nodes', 'gauge', 'Live nodes this node sees in the registry (itself included).', this.registry.liveNodes);
+    metricFamily(out, 'jsonmend_stream_forwards_total', 'counter', 'Pushes and finalizes sent to the node owning their session, by result.');
     const { results } = this.forwarder;
     for (let i = 0; i < FORWARD_RESULTS.length; i++) out.push(`jsonmend_stream_forwards_total{result="${FORWARD_RESULTS[i]}"} ${results[i]}`);
+    metricFamily(out, 'jsonmend_stream_forwards_received_total', 'counter', 'Forwarded pushes and finalizes this node answered (served) or refused (bad signature).');
     out.push(
-      '# HELP jsonmend_stream_forwards_received_total Forwarded pushes and finalizes this node answered (served) or refused (bad signature).',
-      '# TYPE jsonmend_stream_forwards_received_total counter',
       `jsonmend_stream_forwards_received_total{result="served"} ${this.#stats.served}`,
       `jsonmend_stream_forwards_received_total{result="refused"} ${this.#stats.refused}`,
     );

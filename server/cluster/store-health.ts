@@ -3,6 +3,8 @@
 // marked down at once, so the request path switches to its local fallback without waiting; a probe
 // every `intervalMs` (bounded by the connection's own timeouts) marks it up again when it answers.
 // /health reports the stores that are down (status `degraded`), /metrics counts failures and outages.
+import { metricFamily } from '../observe/metrics.js';
+
 export type StoreName = 'redis' | 'postgres';
 
 export class StoreHealth {
@@ -101,17 +103,13 @@ export class StoreStatus {
 
   metricLines(): string[] {
     if (this.stores.length === 0) return [];
-    const lines = [
-      '# HELP jsonmend_store_up Whether a shared store answers (1) or the node runs on its local fallback (0).',
-      '# TYPE jsonmend_store_up gauge',
-      ...this.stores.map((s) => `jsonmend_store_up{store="${s.name}"} ${s.up ? 1 : 0}`),
-      '# HELP jsonmend_store_failures_total Operations on a shared store that failed or timed out.',
-      '# TYPE jsonmend_store_failures_total counter',
-      ...this.stores.map((s) => `jsonmend_store_failures_total{store="${s.name}"} ${s.failures}`),
-      '# HELP jsonmend_store_outages_total Times a shared store went from answering to not answering.',
-      '# TYPE jsonmend_store_outages_total counter',
-      ...this.stores.map((s) => `jsonmend_store_outages_total{store="${s.name}"} ${s.outages}`),
-    ];
+    const lines: string[] = [];
+    metricFamily(lines, 'jsonmend_store_up', 'gauge', 'Whether a shared store answers (1) or the node runs on its local fallback (0).');
+    for (const s of this.stores) lines.push(`jsonmend_store_up{store="${s.name}"} ${s.up ? 1 : 0}`);
+    metricFamily(lines, 'jsonmend_store_failures_total', 'counter', 'Operations on a shared store that failed or timed out.');
+    for (const s of this.stores) lines.push(`jsonmend_store_failures_total{store="${s.name}"} ${s.failures}`);
+    metricFamily(lines, 'jsonmend_store_outages_total', 'counter', 'Times a shared store went from answering to not answering.');
+    for (const s of this.stores) lines.push(`jsonmend_store_outages_total{store="${s.name}"} ${s.outages}`);
     return lines;
   }
 }
