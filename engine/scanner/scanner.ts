@@ -16,9 +16,6 @@ import { afterRoot, afterValue, expectColon, expectKey, expectValue } from './st
 import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, HOLD_NONE, KEY, MAX_DEPTH, ROOT_START, THINK, TRAILING, VALUE } from './phases.js';
 import { pieceCanEnd } from './scan-word.js';
 
-// stream.ts reads the phases with the scanner's state.
-export { AFTER_ROOT, AFTER_VALUE, COLON, DONE, KEY, ROOT_START, THINK, TRAILING, VALUE } from './phases.js';
-
 /** How one pass reads the prose around the JSON: reply-shape.ts chooses it, the pass never changes it. */
 export interface ProsePolicy {
   /** Input offset before which a `{` or `[` is prose, not the root (a fenced answer follows); -1 when none. */
