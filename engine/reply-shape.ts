@@ -39,13 +39,13 @@ const FENCE_TAG = /^(json[c5]?|javascript|js)?$/i;
 // 3 cats` is not one. Only the reply's last 256 characters are looked at.
 const YAML_LINE = /^[ \t]*[\w-]+:[ \t]*\S/gm;
 const FINAL_SCALAR = /(?:[:\n][ \t]*)(-?(?:\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|true|false|null|True|False|None|"[^"\\\n]{0,200}")[ \t]*\.?\s*$/;
-// A line that starts with a quoted name, a colon and the start of a JSON value: a member of an
-// object whose `{` the reply left out (`Here:\n"name": "A",\n"age": 3`).
 // A line that starts with two members whose names are bare, the first with a JSON value (`name:
 // "John", age: 30`; not `Note: this is fine, really: ok`).
 const BARE_MEMBERS_LINE = /^[ \t]*[A-Za-z_$][\w$]*[ \t]*:[ \t]*(?:["'{[\d-]|true\b|false\b|null\b|True\b|False\b|None\b)[^\n:]*?,[ \t]*[A-Za-z_$][\w$]*[ \t]*:[ \t]*\S/m;
 // The end of a line of members before the last one's value: `, age: `.
 const MEMBER_BEFORE = /,[ \t]*[A-Za-z_$][\w$]*[ \t]*:[ \t]*$/;
+// A line that starts with a quoted name, a colon and the start of a JSON value: a member of an
+// object whose `{` the reply left out (`Here:\n"name": "A",\n"age": 3`).
 const MEMBER_LINE = /^[ \t]*"[^"\\\n]{1,200}"[ \t]*:[ \t]*(?:["'{[\d-]|true\b|false\b|null\b)/m;
 
 /**

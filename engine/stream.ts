@@ -4,9 +4,8 @@
 // state's `buffered` costs that state's buffer once, and only its reader pays it), the chunks are
 // kept for the short tails a state needs, and `partial` is the tree the scanner already built.
 import { repair } from './repair.js';
-import {
-  AFTER_ROOT, AFTER_VALUE, COLON, DONE, KEY, ROOT_START, Scanner, THINK, TRAILING, VALUE,
-} from './scanner/scanner.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, KEY, ROOT_START, THINK, TRAILING, VALUE } from './scanner/phases.js';
+import { Scanner } from './scanner/scanner.js';
 import type { RepairOptions, RepairResponse, StreamState } from './types.js';
 
 export interface StreamOptions extends RepairOptions {

@@ -6,7 +6,7 @@
 // At the first token it is not sure of (anything else to repair, an escape, a token that reaches
 // the end of the window) it stops at that token's start, and the general scanner decides, as it
 // would have from the start. Most of a model's reply, even a broken one, is plain JSON.
-import { hex4At } from './char-codes.js';
+import { hex4At, isJsonWhitespace } from './char-codes.js';
 import { KIND } from './repair-log.js';
 import { proseRunsToQuote } from './scan-string.js';
 import { AFTER_VALUE, COLON, type Frame, KEY, VALUE } from './phases.js';
@@ -94,7 +94,7 @@ export function fastLane(s: Scanner): void {
         s.close(undefined, i);
         i++;
         top = stack[stack.length - 1];
-      } else if ((c === 0x22 || c === 0x27 || (c === 0x7b && top.isArray)) && isBlank(codes[i - 1]!)) { // " ' {
+      } else if ((c === 0x22 || c === 0x27 || (c === 0x7b && top.isArray)) && isJsonWhitespace(codes[i - 1]!)) { // " ' {
         // repair: a value follows a value with no comma between (`"a": 1⏎"b": 2`); as
         // structure.ts afterValue, which a quote or an array's `{` after a blank reaches unchanged
         s.recordKind(KIND.inserted_missing_comma, i);
@@ -347,17 +347,13 @@ function stringEndsAt(s: Scanner, top: Frame, codes: Uint16Array, j: number, quo
   return d === 0x2c && (top.isArray || proseRunsToQuote(s.text, k + 1, quote, s.final) === 0); // ,
 }
 
-function isBlank(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; // space LF CR tab
-}
-
 /**
  * A number or literal ending at j is complete when, after at least one blank, a quote follows (the
  * next name or value, its comma missing): scan-word.ts ends the word there too, and no unit or
  * operator starts with a quote.
  */
 function quoteAfterBlank(codes: Uint16Array, j: number): boolean {
-  if (!isBlank(codes[j]!)) return false;
+  if (!isJsonWhitespace(codes[j]!)) return false;
   const d = codes[blankEnd(codes, j)];
   return d === 0x22 || d === 0x27; // " '
 }

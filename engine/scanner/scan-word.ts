@@ -476,7 +476,7 @@ export function pieceCanEnd(kind: number, prev: number, piece: string): boolean 
         } else if (endsWord(c)) return true;
         break;
       default: // HOLD_BARE
-        if (c === 0x2c || endsBareValue(c)) return true; // ,
+        if (endsBareValue(c)) return true;
         if (c === 0x22 && isJsonWhitespace(k > 0 ? piece.charCodeAt(k - 1) : prev)) return true; // ` "`
     }
   }

@@ -15,9 +15,7 @@ import { scanString } from './scan-string.js';
 import { afterRoot, afterValue, expectColon, expectKey, expectValue } from './structure.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, HOLD_NONE, KEY, MAX_DEPTH, ROOT_START, THINK, TRAILING, VALUE } from './phases.js';
 import { pieceCanEnd } from './scan-word.js';
-
-// stream.ts reads the phases with the scanner's state.
-export { AFTER_ROOT, AFTER_VALUE, COLON, DONE, KEY, ROOT_START, THINK, TRAILING, VALUE } from './phases.js';
+import { setMember } from '../schema/value-utils.js';
 
 /** How one pass reads the prose around the JSON: reply-shape.ts chooses it, the pass never changes it. */
 export interface ProsePolicy {
@@ -519,11 +517,4 @@ function needsEscape(name: string): boolean {
     if (c === 0x22 || c === 0x5c || c < 0x20) return true; // " \ control
   }
   return false;
-}
-
-/** Sets a member without ever touching a prototype: `__proto__` in input is plain data. */
-export function setMember(obj: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-  } else obj[key] = value;
 }

@@ -1,6 +1,7 @@
 // Mutation helpers for values that came from untrusted text. Keys such as `__proto__` can be own
 // members of a parsed object; plain assignment of a *new* `__proto__` member would set the prototype.
 
+/** Sets a member without ever touching a prototype: `__proto__` in input is plain data (the scanner and the schema walk). */
 export function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') {
     Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
