@@ -3,12 +3,12 @@ import { Accounts } from './accounts/index.js';
 import { RequestAdmission } from './accounts/request-admission.js';
 import { RequestRecorder } from './accounts/request-recorder.js';
 import { startServer } from './app.js';
-import { runPrimary, type ListeningMessage } from './cluster/process-primary.js';
-import { openSharedStores } from './cluster/shared-stores.js';
+import { runPrimary, type ListeningMessage } from './process-primary.js';
+import { openSharedStores } from './accounts/shared-stores.js';
 import { ConfigError, loadConfig, type Config } from './config/load-config.js';
 import { Logger } from './observe/logger.js';
 import { usageRoutes } from './accounts/usage-route.js';
-import { VERSION } from './version.js';
+import { VERSION } from './config/version.js';
 import { sharedConsole, webRoutes } from './web/web-routes.js';
 
 // A closed stdout (EPIPE) must not kill the service; logs are best effort.

@@ -2,7 +2,7 @@
 // API_KEYS (without the accounts layer). CachedKeyStore (cached-key-store.ts) is the persistent one.
 import { timingSafeEqual } from 'node:crypto';
 import { displayPrefix, keyDigest, MAX_KEY_LENGTH } from './api-key.js';
-import type { TierName } from './tiers.js';
+import type { TierName } from '../config/tiers.js';
 import type { SeedKey } from '../config/env-parsers.js';
 import { KnownKeyCache } from './known-key-cache.js';
 
