@@ -1,7 +1,7 @@
 // Parsers for single environment variables. Each returns the parsed value or throws a
 // ConfigProblem naming the variable, so load-config.ts can report every bad variable at once.
 import { isIP } from 'node:net';
-import { MAX_KEY_LENGTH } from '../accounts/api-key.js';
+import { MAX_KEY_LENGTH } from './key-length.js';
 import { isTierName, TIER_NAMES, type TierName } from './tiers.js';
 
 export class ConfigProblem extends Error {

@@ -8,7 +8,7 @@ import type { Warning } from '../../../engine/types.js';
 import type { Contract } from '../../contracts/contract.js';
 import { renderError } from '../../contracts/render.js';
 import type { HttpContext } from '../../http/http-context.js';
-import type { RouteAnswer } from '../../http/json-post.js';
+import type { RouteAnswer } from '../../http/route-answer.js';
 import { requestIdFor } from '../../http/request-id.js';
 import { JSON_TYPE, writeAnswer } from '../../http/response-writer.js';
 import type { RouteEntry } from '../../http/router.js';

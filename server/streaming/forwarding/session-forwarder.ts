@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { makeError } from '../../contracts/error-codes.js';
 import type { Warning } from '../../../engine/types.js';
 import type { Contract } from '../../contracts/contract.js';
-import { answerOf, refusalAnswer, type RouteAnswer } from '../../http/json-post.js';
+import { answerOf, refusalAnswer, type RouteAnswer } from '../../http/route-answer.js';
 import type { AnswerOutcome, Execution } from '../../observe/request-record.js';
 import type { StreamSession } from '../session-table.js';
 import type { StreamRemote } from '../stream-sessions.js';
