@@ -50,7 +50,7 @@ export interface ServerParts {
   reusePort?: boolean;
   /** Shared stores' health (REDIS_URL, DATABASE_URL): /health's `degraded` and `stores`. */
   stores?: StoreStatus;
-  /** The node's Redis client (REDIS_URL), shared with the cluster layer; default: its own. */
+  /** The node's Redis client (REDIS_URL), shared with streaming/forwarding/; default: its own. */
   redis?: Redis;
 }
 
@@ -165,7 +165,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   return { url: `http://${host}:${port}`, port, backend, logger, shutdown };
 }
 
-/** The repair pool, metrics, and the streaming and cluster layers, with their /metrics sources. */
+/** The repair pool, metrics, streaming and its forwarding between nodes, with their /metrics sources. */
 function createServices(config: Config, parts: ServerParts, logger: Logger, lifecycle: Lifecycle): Services {
   const { pool, settings } = createPool(config, logger);
   const metrics = new Metrics(() => ({
