@@ -21,8 +21,8 @@ function built(root: string, sources: string): string[] {
 /**
  * Bottom first. Each entry is a top-level folder of server/ or a file at its root; the entries of
  * one layer are siblings and never import each other. Streaming, web and status sit above accounts
- * and batch because they use them (sessions count against an account's tier, the console manages
- * keys, /health reports the pool); app.js wires everything and main.js starts it.
+ * and batch, so they may use them (the console manages keys, the operator token is checked with
+ * the key hashing, /health reports the pool); app.js wires everything and main.js starts it.
  */
 export const LAYERS: readonly (readonly string[])[] = [
   ['config'],
