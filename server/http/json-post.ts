@@ -285,7 +285,7 @@ function admit(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res
   const { admission } = ctx;
   // Keyed requests are limited per key; reading and decoding the peer address costs several µs.
   const clientIp = admission.needsClientIp
-    ? ctx.clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for'))
+    ? ctx.clientIp.resolveRequest(res, req)
     : '';
   applyDecision(request, admission.admit(route.name, undefined, clientIp));
 }
