@@ -7,7 +7,9 @@ import type { Redis } from 'ioredis';
 
 export const NODE_TTL_MS = 1_000;
 export const HEARTBEAT_MS = 250;
-const MEMBERS = 'jm:nodes';
+/** The set of node ids (the shared limiters read its size: a node's share while Redis is down). */
+export const NODES_KEY = 'jm:nodes';
+const MEMBERS = NODES_KEY;
 const nodeKey = (id: string): string => `jm:node:${id}`;
 
 export class NodeRegistry {
