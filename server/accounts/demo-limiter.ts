@@ -6,8 +6,8 @@ import type { Clock } from './clock.js';
 import { admitted, newDecision, refused, type RateLimitDecision } from './rate-limiter.js';
 
 /**
- * What the demo's admission needs: this limiter, or the Redis-shared one (server/cluster/), whose
- * check() answers later (a promise of its own decision object) when it asks Redis.
+ * What the demo's admission needs: this limiter, or the Redis-shared one (shared-demo-limiter.ts),
+ * whose check() answers later (a promise of its own decision object) when it asks Redis.
  */
 export interface DemoRateLimiter {
   readonly limit: number;

@@ -41,7 +41,7 @@ export function refused(out: RateLimitDecision, resetAt: number, waitMs: number)
 }
 
 /**
- * What keyed admission needs of a limiter: this one, or the Redis-shared one (server/cluster/),
+ * What keyed admission needs of a limiter: this one, or the Redis-shared one (shared-rate-limiter.ts),
  * whose check() answers later (a promise of its own decision object) when it must ask Redis first.
  */
 export interface KeyRateLimiter {

@@ -4,7 +4,7 @@
 // needs a shared store first (a node with no rate-limit lease in hand) comes as a promise, and the
 // body is read meanwhile.
 import type { RepairError, Warning } from '../../engine/types.js';
-import type { KeyRecord } from '../accounts/key-store.js';
+import type { KeyRecord } from './authentication-hook.js';
 import type { HeaderList } from './response-writer.js';
 
 export type AdmissionDecision =

@@ -7,11 +7,11 @@
 // it without asking. While Redis is down each node enforces its share of the limit (the limit
 // divided by the live nodes Redis last reported) on its own window (demo-limiter.ts).
 import type { Redis } from 'ioredis';
-import type { Clock } from '../accounts/clock.js';
-import { DemoLimiter, type DemoRateLimiter } from '../accounts/demo-limiter.js';
-import { admitted, newDecision, refused, type RateLimitDecision } from '../accounts/rate-limiter.js';
+import type { Clock } from './clock.js';
+import { DemoLimiter, type DemoRateLimiter } from './demo-limiter.js';
+import { admitted, newDecision, refused, type RateLimitDecision } from './rate-limiter.js';
 import { shareOf, type LiveNodes } from './shared-rate-limiter.js';
-import type { StoreHealth } from './store-health.js';
+import type { StoreHealth } from '../stores/store-health.js';
 
 // KEYS[1]: the address's window. ARGV[1]: window ms. Returns { count, ms until the window ends }.
 const COUNT_LUA = `

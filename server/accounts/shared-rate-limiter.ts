@@ -15,9 +15,9 @@
 // divided by the live nodes Redis last reported), and charges what it admitted to the shared bucket
 // once Redis is back.
 import type { Redis } from 'ioredis';
-import type { Clock } from '../accounts/clock.js';
-import { admitted, newDecision, RateLimiter, refused, type KeyRateLimiter, type RateLimitDecision } from '../accounts/rate-limiter.js';
-import type { StoreHealth } from './store-health.js';
+import type { Clock } from './clock.js';
+import { admitted, newDecision, RateLimiter, refused, type KeyRateLimiter, type RateLimitDecision } from './rate-limiter.js';
+import type { StoreHealth } from '../stores/store-health.js';
 
 // KEYS[1]: the bucket. ARGV: interval ms, window ms, requests wanted, requests already admitted
 // (debt). Returns { granted, ms from Redis's now to the bucket's new theoretical arrival time }.

@@ -4,11 +4,10 @@
 // heartbeating (killed, frozen, cut off) leaves every other node's map within NODE_TTL_MS plus a
 // tick, and its sessions then answer SESSION_NOT_FOUND at once instead of waiting on a dead peer.
 import type { Redis } from 'ioredis';
+import { NODES_KEY } from '../../accounts/shared-stores.js';
 
 export const NODE_TTL_MS = 1_000;
 export const HEARTBEAT_MS = 250;
-/** The set of node ids (the shared limiters read its size: a node's share while Redis is down). */
-export const NODES_KEY = 'jm:nodes';
 const MEMBERS = NODES_KEY;
 const nodeKey = (id: string): string => `jm:node:${id}`;
 
