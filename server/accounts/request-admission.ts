@@ -2,7 +2,7 @@
 // request gets its tier's GCRA limit, or the degraded rate plus QUOTA_EXCEEDED once a degrading
 // tier has used its monthly quota; the demo gets its per-IP hourly window. Limited answers carry
 // X-RateLimit-Limit / -Remaining / -Reset, refusals also Retry-After. In-memory state decides,
-// except where a shared limiter must hear from Redis first (a promise: server/cluster/).
+// except where a shared limiter must hear from Redis first (a promise: shared-rate-limiter.ts, shared-demo-limiter.ts).
 import { makeError, makeWarning } from '../contracts/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { AdmissionDecision, AdmissionHook } from '../http/admission-hook.js';
