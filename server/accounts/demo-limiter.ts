@@ -5,10 +5,13 @@
 import type { Clock } from './clock.js';
 import { admitted, newDecision, refused, type RateLimitDecision } from './rate-limiter.js';
 
-/** What the demo's admission needs: this limiter, or the Redis-shared one (shared-demo-limiter.ts). */
+/**
+ * What the demo's admission needs: this limiter, or the Redis-shared one (shared-demo-limiter.ts),
+ * whose check() answers later (a promise of its own decision object) when it asks Redis.
+ */
 export interface DemoRateLimiter {
   readonly limit: number;
-  check(ipKey: string, out?: RateLimitDecision): RateLimitDecision;
+  check(ipKey: string, out?: RateLimitDecision): RateLimitDecision | Promise<RateLimitDecision>;
   sweep(): number;
 }
 
@@ -39,8 +42,11 @@ export class DemoLimiter implements DemoRateLimiter {
 
   get size(): number { return this.#windows.size; }
 
-  /** Counts one demo request from `ipKey` (see limitKeyForIp) and fills `out` with the header values. */
-  check(ipKey: string, out: RateLimitDecision = newDecision()): RateLimitDecision {
+  /**
+   * Counts one demo request from `ipKey` (see limitKeyForIp) and fills `out` with the header values;
+   * `limit` below DEMO_LIMIT_PER_HOUR is a node's share while the shared count is out of reach.
+   */
+  check(ipKey: string, out: RateLimitDecision = newDecision(), limit: number = this.limit): RateLimitDecision {
     const now = this.#clock.now();
     let w = this.#windows.get(ipKey);
     if (w === undefined || now >= w.start + this.windowMs) {
@@ -50,10 +56,10 @@ export class DemoLimiter implements DemoRateLimiter {
       this.#windows.set(ipKey, w);
     }
     const resetAt = w.start + this.windowMs;
-    out.limit = this.limit;
-    if (w.count >= this.limit) return refused(out, resetAt, resetAt - now);
+    out.limit = limit;
+    if (w.count >= limit) return refused(out, resetAt, resetAt - now);
     w.count++;
-    return admitted(out, this.limit - w.count, resetAt);
+    return admitted(out, limit - w.count, resetAt);
   }
 
   /** Drops windows that have ended. Returns how many. */

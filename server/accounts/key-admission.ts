@@ -28,17 +28,34 @@ export class KeyAdmission {
     this.#quota = options.quota;
   }
 
-  /** Fills and returns `out` (reuse one object per request slot; nothing is allocated here). */
-  admit(record: KeyRecord, out: KeyAdmissionDecision = newKeyAdmissionDecision()): KeyAdmissionDecision {
-    return this.#decide(record, out, true);
+  /**
+   * Fills and returns `out` (reuse one object per request slot; nothing is allocated here), or,
+   * when the limiter must ask a shared store first, a promise of a decision object of its own.
+   */
+  admit(record: KeyRecord, out: KeyAdmissionDecision = newKeyAdmissionDecision()): KeyAdmissionDecision | Promise<KeyAdmissionDecision> {
+    if (this.#unlimited(record, out)) return out;
+    const degraded = this.#degraded(record);
+    const checked = this.#limiter.check(record.accountId, this.#limitOf(record, degraded), out);
+    if (!(checked instanceof Promise)) return this.#finish(out, degraded);
+    return checked.then((later) => this.#finish(Object.assign(newKeyAdmissionDecision(), later), degraded));
   }
 
   /** What admit() would find for `record` right now, without counting a request. */
   peek(record: KeyRecord, out: KeyAdmissionDecision = newKeyAdmissionDecision()): KeyAdmissionDecision {
-    return this.#decide(record, out, false);
+    if (this.#unlimited(record, out)) return out;
+    const degraded = this.#degraded(record);
+    this.#limiter.peek(record.accountId, this.#limitOf(record, degraded), out);
+    return this.#finish(out, degraded);
   }
 
-  #decide(record: KeyRecord, out: KeyAdmissionDecision, count: boolean): KeyAdmissionDecision {
+  #finish(out: KeyAdmissionDecision, degraded: boolean): KeyAdmissionDecision {
+    out.limited = true;
+    out.quotaExceeded = degraded;
+    return out;
+  }
+
+  /** The unlimited tier: fills `out` as admitted with no limit (no headers) and says so. */
+  #unlimited(record: KeyRecord, out: KeyAdmissionDecision): boolean {
     const tier = TIERS[record.tier];
     if (tier.perMinute === null) {
       out.allowed = true;
@@ -48,15 +65,19 @@ export class KeyAdmission {
       out.remaining = 0;
       out.resetSeconds = 0;
       out.retryAfterSeconds = 0;
-      return out;
+      return true;
     }
-    // Per account: a console user's keys share one rate and one quota, so more keys buy nothing.
-    const degraded = tier.overage === 'degraded' && this.#quota.isExceeded(record.accountId, tier);
-    const limit = degraded && tier.degradedPerMinute !== null ? tier.degradedPerMinute : tier.perMinute;
-    if (count) this.#limiter.check(record.accountId, limit, out);
-    else this.#limiter.peek(record.accountId, limit, out);
-    out.limited = true;
-    out.quotaExceeded = degraded;
-    return out;
+    return false;
+  }
+
+  // Per account: a console user's keys share one rate and one quota, so more keys buy nothing.
+  #degraded(record: KeyRecord): boolean {
+    const tier = TIERS[record.tier];
+    return tier.overage === 'degraded' && this.#quota.isExceeded(record.accountId, tier);
+  }
+
+  #limitOf(record: KeyRecord, degraded: boolean): number {
+    const tier = TIERS[record.tier];
+    return degraded && tier.degradedPerMinute !== null ? tier.degradedPerMinute : tier.perMinute!;
   }
 }

@@ -40,9 +40,12 @@ export function refused(out: RateLimitDecision, resetAt: number, waitMs: number)
   return out;
 }
 
-/** What keyed admission needs of a limiter: this one, or the Redis-shared one (shared-rate-limiter.ts). */
+/**
+ * What keyed admission needs of a limiter: this one, or the Redis-shared one (shared-rate-limiter.ts),
+ * whose check() answers later (a promise of its own decision object) when it must ask Redis first.
+ */
 export interface KeyRateLimiter {
-  check(id: string, limit: number, out?: RateLimitDecision): RateLimitDecision;
+  check(id: string, limit: number, out?: RateLimitDecision): RateLimitDecision | Promise<RateLimitDecision>;
   peek(id: string, limit: number, out?: RateLimitDecision): RateLimitDecision;
   sweep(): number;
 }

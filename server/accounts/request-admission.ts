@@ -1,12 +1,13 @@
 // The server's admission hook (server/http/admission-hook.ts) backed by the accounts layer. A keyed
 // request gets its tier's GCRA limit, or the degraded rate plus QUOTA_EXCEEDED once a degrading
 // tier has used its monthly quota; the demo gets its per-IP hourly window. Limited answers carry
-// X-RateLimit-Limit / -Remaining / -Reset, refusals also Retry-After. Only in-memory state is read.
+// X-RateLimit-Limit / -Remaining / -Reset, refusals also Retry-After. In-memory state decides,
+// except where a shared limiter must hear from Redis first (a promise: shared-rate-limiter.ts, shared-demo-limiter.ts).
 import { makeError, makeWarning } from '../contracts/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { AdmissionDecision, AdmissionHook } from '../http/admission-hook.js';
 import type { HeaderList } from '../http/response-writer.js';
-import { newKeyAdmissionDecision, type KeyAdmission } from './key-admission.js';
+import { newKeyAdmissionDecision, type KeyAdmission, type KeyAdmissionDecision } from './key-admission.js';
 import { limitKeyForIp } from '../http/client-ip.js';
 import type { DemoRateLimiter } from './demo-limiter.js';
 import type { KeyRecord } from './key-store.js';
@@ -28,7 +29,7 @@ export class RequestAdmission implements AdmissionHook {
   readonly #keyed: KeyAdmission;
   readonly #demo: DemoRateLimiter;
   readonly #demoRoute: string;
-  // Filled and read synchronously inside admit(); only the header list outlives the call.
+  // Filled and read synchronously inside admit() (a decision that comes later has its own object).
   readonly #keyDecision = newKeyAdmissionDecision();
   readonly #demoDecision = newDecision();
 
@@ -38,29 +39,33 @@ export class RequestAdmission implements AdmissionHook {
     this.#demoRoute = options.demoRoute ?? 'demo';
   }
 
-  admit(route: string, key: KeyRecord | undefined, clientIp: string): AdmissionDecision {
-    if (key !== undefined) return this.#admitKey(key);
-    if (route === this.#demoRoute) return this.#admitDemo(clientIp);
+  admit(route: string, key: KeyRecord | undefined, clientIp: string): AdmissionDecision | Promise<AdmissionDecision> {
+    if (key !== undefined) {
+      const d = this.#keyed.admit(key, this.#keyDecision);
+      return d instanceof Promise ? d.then((later) => keyAnswer(key, later)) : keyAnswer(key, d);
+    }
+    if (route === this.#demoRoute) {
+      const d = this.#demo.check(limitKeyForIp(clientIp), this.#demoDecision);
+      return d instanceof Promise ? d.then(demoAnswer) : demoAnswer(d);
+    }
     return ADMITTED;
   }
+}
 
-  #admitKey(key: KeyRecord): AdmissionDecision {
-    const d = this.#keyed.admit(key, this.#keyDecision);
-    if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers
-    if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? QUOTA_WARNINGS : null };
-    const rate = d.quotaExceeded ? `the degraded rate of ${d.limit} requests per minute (monthly quota used up)` : `${d.limit} requests per minute`;
-    const who = key.accountId === key.id ? 'this key allows' : "this account's keys together allow";
-    return refusal(makeError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: ${who} ${rate}. Retry in ${d.retryAfterSeconds} s.`), d);
-  }
+function keyAnswer(key: KeyRecord, d: KeyAdmissionDecision): AdmissionDecision {
+  if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers
+  if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? QUOTA_WARNINGS : null };
+  const rate = d.quotaExceeded ? `the degraded rate of ${d.limit} requests per minute (monthly quota used up)` : `${d.limit} requests per minute`;
+  const who = key.accountId === key.id ? 'this key allows' : "this account's keys together allow";
+  return refusal(makeError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: ${who} ${rate}. Retry in ${d.retryAfterSeconds} s.`), d);
+}
 
-  #admitDemo(clientIp: string): AdmissionDecision {
-    const d = this.#demo.check(limitKeyForIp(clientIp), this.#demoDecision);
-    if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: null };
-    const message = d.limit === 0
-      ? 'The demo is turned off on this server; use an API key.'
-      : `Demo limit exceeded: ${d.limit} requests per hour per IP address. Retry in ${d.retryAfterSeconds} s, or use an API key.`;
-    return refusal(makeError('RATE_LIMIT_EXCEEDED', message), d);
-  }
+function demoAnswer(d: RateLimitDecision): AdmissionDecision {
+  if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: null };
+  const message = d.limit === 0
+    ? 'The demo is turned off on this server; use an API key.'
+    : `Demo limit exceeded: ${d.limit} requests per hour per IP address. Retry in ${d.retryAfterSeconds} s, or use an API key.`;
+  return refusal(makeError('RATE_LIMIT_EXCEEDED', message), d);
 }
 
 export function limitHeaders(d: RateLimitDecision): HeaderList {

@@ -1,14 +1,16 @@
-// The demo's per-IP hourly limit shared by every node through Redis (REDIS_URL). A demo request is
-// decided at once from what this node knows of the address's shared window (its last reply from
-// Redis plus its own requests since), and counted in Redis in the background (INCR; the window's
-// expiry is set by the request that opens it). Every node therefore refuses once the shared count
-// reaches the limit, allowing past it only requests that arrive on a node before that node has heard
-// the count: normally at most one per node. While Redis is down the local window (demo-limiter.ts)
-// decides alone.
+// The demo's per-IP hourly limit shared by every node through Redis (REDIS_URL). A demo request
+// whose address this node does not yet know to be used up is counted in Redis first (INCR; the
+// window's expiry is set by the request that opens it) and admitted only if that count is within
+// the limit, so across any number of nodes and any concurrency an address gets exactly the limit.
+// Demo requests are few (DEMO_LIMIT_PER_HOUR per address), so the round trip (bounded by the Redis
+// command timeout) is paid only by them; once an address is known to be used up, this node refuses
+// it without asking. While Redis is down each node enforces its share of the limit (the limit
+// divided by the live nodes Redis last reported) on its own window (demo-limiter.ts).
 import type { Redis } from 'ioredis';
 import type { Clock } from './clock.js';
 import { DemoLimiter, type DemoRateLimiter } from './demo-limiter.js';
 import { admitted, newDecision, refused, type RateLimitDecision } from './rate-limiter.js';
+import { shareOf, type LiveNodes } from './shared-rate-limiter.js';
 import type { StoreHealth } from '../stores/store-health.js';
 
 // KEYS[1]: the address's window. ARGV[1]: window ms. Returns { count, ms until the window ends }.
@@ -20,10 +22,9 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return { n, ttl }
 `;
 
-/** Addresses remembered at most (the oldest goes first); Redis still holds their counts. */
+/** Addresses remembered as used up at most (the oldest goes first); Redis still holds their counts. */
 const MAX_ENTRIES = 100_000;
 
-interface Known { count: number; resetAt: number }
 interface CountCommand { jmDemoCount(key: string, windowMs: number): Promise<[number, number]> }
 
 export interface SharedDemoLimiterOptions {
@@ -33,6 +34,8 @@ export interface SharedDemoLimiterOptions {
   limitPerHour: number;
   windowMs?: number;
   keyPrefix?: string;
+  /** Sizes the share a node keeps while Redis is down; default: this node alone. */
+  nodes?: LiveNodes;
 }
 
 export class SharedDemoLimiter implements DemoRateLimiter {
@@ -43,7 +46,9 @@ export class SharedDemoLimiter implements DemoRateLimiter {
   readonly #health: StoreHealth;
   readonly #clock: Clock;
   readonly #prefix: string;
-  readonly #known = new Map<string, Known>();
+  readonly #nodes: LiveNodes;
+  /** Addresses Redis said are used up, with the end of their window (local clock). */
+  readonly #usedUp = new Map<string, number>();
 
   constructor(options: SharedDemoLimiterOptions) {
     this.limit = options.limitPerHour;
@@ -52,38 +57,42 @@ export class SharedDemoLimiter implements DemoRateLimiter {
     this.local = new DemoLimiter({ clock: options.clock, limitPerHour: options.limitPerHour, windowMs: this.windowMs });
     this.#health = options.health;
     this.#prefix = options.keyPrefix ?? 'jm:demo:';
+    this.#nodes = options.nodes ?? { count: 1 };
     options.redis.defineCommand('jmDemoCount', { numberOfKeys: 1, lua: COUNT_LUA });
     this.#redis = options.redis as Redis & CountCommand;
   }
 
-  check(ipKey: string, out: RateLimitDecision = newDecision()): RateLimitDecision {
-    if (!this.#health.up || this.limit === 0) return this.local.check(ipKey, out);
+  check(ipKey: string, out: RateLimitDecision = newDecision()): RateLimitDecision | Promise<RateLimitDecision> {
+    if (!this.#health.up || this.limit === 0) return this.#onShare(ipKey, out);
     const now = this.#clock.now();
-    let known = this.#known.get(ipKey);
-    if (known === undefined || now >= known.resetAt) {
-      if (known === undefined && this.#known.size >= MAX_ENTRIES) this.#known.delete(this.#known.keys().next().value!);
-      known = { count: 0, resetAt: now + this.windowMs };
-      this.#known.set(ipKey, known);
+    const until = this.#usedUp.get(ipKey);
+    if (until !== undefined) {
+      out.limit = this.limit;
+      if (now < until) return refused(out, until, until - now);
+      this.#usedUp.delete(ipKey);
     }
-    out.limit = this.limit;
-    if (known.count >= this.limit) return refused(out, known.resetAt, known.resetAt - now);
-    known.count++;
-    admitted(out, this.limit - known.count, known.resetAt);
-    const entry = known;
-    this.#health.track(this.#redis.jmDemoCount(this.#prefix + ipKey, this.windowMs)).then(([count, ttl]) => {
-      // Another node's requests show up here; this node's own in-flight ones are already counted.
-      entry.count = Math.max(entry.count, Number(count));
-      entry.resetAt = this.#clock.now() + Number(ttl);
-    }, () => {});
-    return out;
+    return this.#health.track(this.#redis.jmDemoCount(this.#prefix + ipKey, this.windowMs)).then(([count, ttl]) => {
+      const resetAt = this.#clock.now() + Number(ttl);
+      const decision = newDecision();
+      decision.limit = this.limit;
+      if (count < this.limit) return admitted(decision, this.limit - count, resetAt);
+      if (!this.#usedUp.has(ipKey) && this.#usedUp.size >= MAX_ENTRIES) this.#usedUp.delete(this.#usedUp.keys().next().value!);
+      this.#usedUp.set(ipKey, resetAt);
+      return count === this.limit ? admitted(decision, 0, resetAt) : refused(decision, resetAt, Number(ttl));
+    }, () => this.#onShare(ipKey, newDecision()));
+  }
+
+  /** Redis is down (or the demo is off): this node's own window, at its share of the limit. */
+  #onShare(ipKey: string, out: RateLimitDecision): RateLimitDecision {
+    return this.local.check(ipKey, out, this.limit === 0 ? 0 : shareOf(this.limit, this.#nodes.count));
   }
 
   sweep(): number {
     const now = this.#clock.now();
     let dropped = this.local.sweep(now);
-    for (const [ip, k] of this.#known) {
-      if (now < k.resetAt) continue;
-      this.#known.delete(ip);
+    for (const [ip, until] of this.#usedUp) {
+      if (now < until) continue;
+      this.#usedUp.delete(ip);
       dropped++;
     }
     return dropped;

@@ -15,6 +15,12 @@ import { SharedDemoLimiter } from './shared-demo-limiter.js';
 import { SharedRateLimiter } from './shared-rate-limiter.js';
 import { StoreHealth, StoreStatus } from '../stores/store-health.js';
 
+/**
+ * The Redis set of live node ids (streaming/forwarding/node-registry.ts writes it): the probe reads
+ * its size, which sizes each node's share of a limit while Redis is down.
+ */
+export const NODES_KEY = 'jm:nodes';
+
 export interface SharedStores {
   /** PostgreSQL with DATABASE_URL; undefined = the accounts layer opens its SQLite file itself (with its writer thread). */
   readonly storage: AccountsStorage | undefined;
@@ -56,12 +62,16 @@ export async function openSharedStores(config: Settings, options: SharedStoresOp
   if (config.redisUrl !== undefined) {
     const client = connectRedis(config.redisUrl, (error) => options.onError('redis', error), { connectionName: `jsonmend:${config.nodeId}` });
     redis = client;
-    redisHealth = new StoreHealth('redis', () => client.ping(), { onChange: (up, e) => onChange('redis', up, e) });
+    // The probe reads the size of the node registry (as cheap as a PING): while Redis is down the
+    // limiters fall back to their share of each limit, the limit divided by the nodes last seen.
+    const nodes = { count: 1 };
+    const probe = (): Promise<void> => client.scard(NODES_KEY).then((n) => { nodes.count = Math.max(1, n); });
+    redisHealth = new StoreHealth('redis', probe, { onChange: (up, e) => onChange('redis', up, e) });
     stores.push(redisHealth);
     // A node may start while Redis is away: it serves on its local limits and catches up later.
     await redisReady(client, options.redisStartMs ?? 3_000).catch((error: Error) => redisHealth!.failed(error));
-    limiter = new SharedRateLimiter({ redis: client, health: redisHealth, clock });
-    demo = new SharedDemoLimiter({ redis: client, health: redisHealth, clock, limitPerHour: config.demoLimitPerHour });
+    limiter = new SharedRateLimiter({ redis: client, health: redisHealth, clock, nodes });
+    demo = new SharedDemoLimiter({ redis: client, health: redisHealth, clock, limitPerHour: config.demoLimitPerHour, nodes });
   }
   for (const s of stores) s.start();
   return {

@@ -1,6 +1,8 @@
 // The admission hook: after authentication and before the body is read, decide whether a request
 // may proceed. The accounts layer (rate limits, quotas, the demo's per-IP limit) plugs in here;
-// until then every request is admitted. Decisions are synchronous: the hot path never waits.
+// until then every request is admitted. Decisions are synchronous on the hot path; a decision that
+// needs a shared store first (a node with no rate-limit lease in hand) comes as a promise, and the
+// body is read meanwhile.
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { KeyRecord } from './authentication-hook.js';
 import type { HeaderList } from './response-writer.js';
@@ -29,7 +31,7 @@ export interface AdmissionHook {
    */
   readonly needsClientIp: boolean;
   /** `key` is undefined on keyless routes (the demo); `clientIp` is '' when not computed. */
-  admit(route: string, key: KeyRecord | undefined, clientIp: string): AdmissionDecision;
+  admit(route: string, key: KeyRecord | undefined, clientIp: string): AdmissionDecision | Promise<AdmissionDecision>;
 }
 
 const ADMITTED: AdmissionDecision = Object.freeze({ allowed: true, headers: null, warnings: null });

@@ -1,7 +1,10 @@
 // The client's IP: the socket's peer, unless that peer is a proxy listed in TRUST_PROXY, in which
 // case X-Forwarded-For is read from the right, skipping trusted proxies, and the first untrusted
 // address is the client (a client can prepend anything, so only proxy-appended entries count).
+// Every X-Forwarded-For header line counts, in order, as one comma list (RFC 9110 5.3): a proxy
+// that appends a line of its own (HAProxy's `option forwardfor`) leaves a client's line first.
 import { BlockList, isIP } from 'node:net';
+import type { HttpRequest, HttpResponse } from './load-uws.js';
 
 /** uWS prints IPv4 peers of a dual-stack socket in long IPv6 form ("0000:...:ffff:7f00:0001"). */
 export function normalizeAddress(text: string): string {
@@ -40,10 +43,23 @@ export class ClientIpResolver {
     return family !== 0 && this.#trusted!.check(address, family === 6 ? 'ipv6' : 'ipv4');
   }
 
-  /** `peerText` is the socket's address as text; `forwardedFor` the X-Forwarded-For header or ''. */
+  /** The client address of a request, read while its handler runs (uWS `req` is valid only then). */
+  resolveRequest(res: HttpResponse, req: HttpRequest): string {
+    const peer = normalizeAddress(Buffer.from(res.getRemoteAddressAsText()).toString());
+    if (this.#trusted === null || !this.#isTrusted(peer)) return peer;
+    return this.#walk(peer, forwardedForOf(req));
+  }
+
+  /** `peerText` is the socket's address as text; `forwardedFor` every X-Forwarded-For line joined by commas, or ''. */
   resolve(peerText: string, forwardedFor: string): string {
     const peer = normalizeAddress(peerText);
-    if (this.#trusted === null || forwardedFor === '' || !this.#isTrusted(peer)) return peer;
+    if (this.#trusted === null || !this.#isTrusted(peer)) return peer;
+    return this.#walk(peer, forwardedFor);
+  }
+
+  /** From the right, the first hop that is not a trusted proxy (a trusted `peer` sent `forwardedFor`). */
+  #walk(peer: string, forwardedFor: string): string {
+    if (forwardedFor === '') return peer;
     const hops = forwardedFor.split(',');
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = normalizeAddress(hops[i]!.trim());
@@ -52,6 +68,21 @@ export class ClientIpResolver {
     }
     return normalizeAddress(hops[0]!.trim());
   }
+}
+
+// Filled by forEach's callback without a closure per request.
+let lines = '';
+function collectForwardedFor(name: string, value: string): void {
+  if (name === 'x-forwarded-for') lines = lines === '' ? value : `${lines},${value}`;
+}
+
+/** Every X-Forwarded-For line of `req`, in order, as one comma list ('' when none); uWS's getHeader gives the first only. */
+export function forwardedForOf(req: HttpRequest): string {
+  lines = '';
+  req.forEach(collectForwardedFor);
+  const joined = lines;
+  lines = '';
+  return joined;
 }
 
 /**

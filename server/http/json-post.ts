@@ -247,25 +247,29 @@ function admit(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res
   if (route.requiresKey) {
     const auth = ctx.authentication.authenticate(req.getHeader('authorization'));
     // A key the store is still being asked about: keyed admission needs nothing more from `req`.
-    if (auth instanceof Promise) request.admitLater(auth.then((settled) => admitKeyed(request, route, ctx, settled)));
-    else admitKeyed(request, route, ctx, auth);
+    if (auth instanceof Promise) request.admitLater(auth.then(async (settled) => applyDecision(request, await admitKeyed(request, route, ctx, settled))));
+    else applyAdmission(request, admitKeyed(request, route, ctx, auth));
     return;
   }
   const { admission } = ctx;
   // Keyed requests are limited per key; reading and decoding the peer address costs several µs.
   const clientIp = admission.needsClientIp
-    ? ctx.clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for'))
+    ? ctx.clientIp.resolveRequest(res, req)
     : '';
-  applyDecision(request, admission.admit(route.name, undefined, clientIp));
+  applyAdmission(request, admission.admit(route.name, undefined, clientIp));
 }
 
-function admitKeyed(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, auth: AuthResult): void {
-  if (!auth.ok) {
-    request.refuse(auth.error, 0);
-    return;
-  }
+/** The admission decision of an authenticated request, or the wait for it. */
+function admitKeyed(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, auth: AuthResult): AdmissionDecision | Promise<AdmissionDecision> {
+  if (!auth.ok) return { allowed: false, error: auth.error, retryAfterSeconds: 0, headers: null };
   request.key = auth.key;
-  applyDecision(request, ctx.admission.admit(route.name, auth.key, ''));
+  return ctx.admission.admit(route.name, auth.key, '');
+}
+
+/** A decision that waits on a shared store is applied when it comes; the body is read meanwhile. */
+function applyAdmission(request: PostRequest, decision: AdmissionDecision | Promise<AdmissionDecision>): void {
+  if (decision instanceof Promise) request.admitLater(decision.then((settled) => applyDecision(request, settled)));
+  else applyDecision(request, decision);
 }
 
 function applyDecision(request: PostRequest, decision: AdmissionDecision): void {

@@ -19,6 +19,8 @@ export class StreamSession {
   opening = true;
   /** The last chunk ended with a high surrogate, which a low one opening the next chunk completes. */
   pendingHighSurrogate = false;
+  /** Its finalize is waiting for the account's earlier work: no longer found, still counted. */
+  finalizing = false;
 
   constructor(
     readonly tableKey: string,

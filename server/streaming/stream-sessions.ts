@@ -10,7 +10,8 @@ import type { KeyRecord } from '../accounts/key-store.js';
 import type { PostRequest } from '../http/json-post.js';
 import { answerOf, refusalAnswer, type RouteAnswer } from '../http/route-answer.js';
 import { NO_COUNTS } from '../observe/request-record.js';
-import { FINALIZE, OPEN, PUSH, type WorkerReply } from './stream-protocol.js';
+import { AccountWork, type GatedCall } from './account-work.js';
+import { FINALIZE, OPEN, PUSH, type FinalizeMessage, type OpenMessage, type PushMessage, type WorkerReply } from './stream-protocol.js';
 import type { FinalizeRequest, PushRequest, StartRequest, StreamEndpoint } from './stream-requests.js';
 import { serializeCompactStart, serializeEnvelopeStart } from './stream-serializers.js';
 import { SessionTable, StreamSession, tableKeyOf } from './session-table.js';
@@ -47,9 +48,10 @@ function isLowSurrogate(code: number): boolean {
 }
 
 /** One request waiting for its session's worker; resolves the promise the HTTP layer awaits. */
-class StreamCall implements WorkerCall {
+class StreamCall implements WorkerCall, GatedCall {
   sentAt = 0;
   resolve: (answer: RouteAnswer) => void = ignore;
+  readonly accountId: string;
 
   constructor(
     readonly owner: StreamSessions,
@@ -57,11 +59,25 @@ class StreamCall implements WorkerCall {
     readonly contract: Contract,
     readonly session: StreamSession,
     readonly inputBytes: number,
-  ) {}
+    readonly message: OpenMessage | PushMessage | FinalizeMessage,
+    /** Bytes of work for the account's bound (account-work.ts). */
+    readonly cost: number,
+  ) {
+    this.accountId = session.accountId;
+  }
+
+  dispatch(): void {
+    this.owner.dispatch(this);
+  }
 
   settle(reply: WorkerReply | null, overran: boolean): void {
+    this.owner.work.done(this);
     this.resolve(this.owner.answer(this, reply, overran));
   }
+}
+
+function settleLost(call: StreamCall): void {
+  call.settle(null, false);
 }
 
 function ignore(): void {}
@@ -84,6 +100,8 @@ export function accountShareOf(maxSessions: number): number {
 }
 
 export class StreamSessions {
+  /** The bound on each account's work at the workers (account-work.ts). */
+  readonly work: AccountWork;
   #nextHandle = 0;
   readonly #serverFull: RepairError;
   readonly #budgetFull: RepairError;
@@ -98,12 +116,28 @@ export class StreamSessions {
     readonly maxPayloadBytes: number,
     callTimeoutMs: number,
     readonly remote: StreamRemote | null = null,
+    workerThreads = 1,
   ) {
     this.#serverFull = makeError('SERVICE_UNAVAILABLE', `The server holds its maximum of ${table.maxSessions} open streaming sessions.`, { suggestion: BACKOFF });
     this.#budgetFull = makeError('SERVICE_UNAVAILABLE', 'The server holds as many buffered streaming bytes as its memory allows; nothing was added.', { suggestion: BACKOFF });
     this.#accountRetrySeconds = Math.max(1, Math.ceil(table.ttlMs / 1000));
     this.#accountShare = accountShareOf(table.maxSessions);
     this.#overran = makeError('INTERNAL_ERROR', `The streaming worker did not answer within ${callTimeoutMs} ms and was stopped; its sessions are gone.`);
+    // Two calls per worker thread keep every worker fed (the next call is there when one ends), and
+    // one session's buffer of bytes: another tenant waits behind at most that much of this one's work.
+    this.work = new AccountWork(2 * workerThreads, maxPayloadBytes);
+  }
+
+  /** Sends a call the account bound let through; a call whose worker died meanwhile is answered as lost. */
+  dispatch(call: StreamCall): void {
+    const { session } = call;
+    if (!this.workers.isCurrent(session.slot, session.generation)) {
+      queueMicrotask(() => settleLost(call));
+      return;
+    }
+    // A finalize leaves the table when it goes to the worker: until then its bytes still count.
+    if (call.endpoint === 'finalize') this.table.end(session, 'finalized');
+    this.workers.call(session.slot, call.message, call);
   }
 
   start(request: PostRequest, contract: Contract, start: StartRequest): RouteAnswer | Promise<RouteAnswer> {
@@ -137,16 +171,18 @@ export class StreamSessions {
     const { slot, generation } = this.workers.assign();
     const session = new StreamSession(tableKeyOf(contract, key.id, sessionId), key.id, key.accountId, contract, sessionId, slot, generation, ++this.#nextHandle);
     this.table.add(session, performance.now());
-    const call = new StreamCall(this, 'start', contract, session, 0);
-    this.workers.call(slot, { op: OPEN, id: 0, handle: session.handle, mode: start.mode, schema: start.schema, echoBuffer: start.echoBuffer }, call);
-    return waitFor(call);
+    const message: OpenMessage = { op: OPEN, id: 0, handle: session.handle, mode: start.mode, schema: start.schema, echoBuffer: start.echoBuffer };
+    const call = new StreamCall(this, 'start', contract, session, 0, message, 0);
+    const answer = waitFor(call);
+    this.work.submit(call);
+    return answer;
   }
 
   /** `forwarded`: sent by another node (never forwarded again). */
   push(keyId: string, contract: Contract, push: PushRequest, forwarded = false): RouteAnswer | Promise<RouteAnswer> {
     const { chunk } = push;
     const now = performance.now();
-    const session = this.table.find(tableKeyOf(contract, keyId, push.sessionId), now);
+    const session = this.#live(tableKeyOf(contract, keyId, push.sessionId), now);
     if (session === undefined) {
       if (this.remote !== null && !forwarded) return this.remote.forward('push', contract, keyId, push.sessionId, chunk, null);
       return refusalAnswer(contract, NOT_FOUND, Buffer.byteLength(chunk, 'utf8'));
@@ -169,14 +205,17 @@ export class StreamSessions {
     if (buffered > session.bufferedBytes && !this.table.fits(buffered - session.bufferedBytes)) {
       return refusalAnswer(contract, this.#budgetFull, chunkBytes);
     }
+    this.workers.grew(session.slot, session.generation, buffered - session.bufferedBytes);
     this.table.setBuffered(session, buffered);
     if (chunk.length > 0) session.pendingHighSurrogate = isHighSurrogate(chunk.charCodeAt(chunk.length - 1));
     this.table.touch(session, now);
-    const call = new StreamCall(this, 'push', contract, session, chunkBytes);
-    this.workers.call(session.slot, {
+    const message: PushMessage = {
       op: PUSH, id: 0, handle: session.handle, chunk, contract, sessionId: push.sessionId, bufferedBytes: buffered, totalReceived: buffered,
-    }, call);
-    return waitFor(call);
+    };
+    const call = new StreamCall(this, 'push', contract, session, chunkBytes, message, chunkBytes);
+    const answer = waitFor(call);
+    this.work.submit(call);
+    return answer;
   }
 
   /**
@@ -194,16 +233,25 @@ export class StreamSessions {
   }
 
   finalize(keyId: string, contract: Contract, finalize: FinalizeRequest, warnings: readonly Warning[] | null, forwarded = false): RouteAnswer | Promise<RouteAnswer> {
-    const session = this.table.find(tableKeyOf(contract, keyId, finalize.sessionId), performance.now());
+    const session = this.#live(tableKeyOf(contract, keyId, finalize.sessionId), performance.now());
     if (session === undefined) {
       if (this.remote !== null && !forwarded) return this.remote.forward('finalize', contract, keyId, finalize.sessionId, '', warnings);
       return refusalAnswer(contract, NOT_FOUND, 0);
     }
-    const call = new StreamCall(this, 'finalize', contract, session, session.bufferedBytes);
-    this.workers.call(session.slot, { op: FINALIZE, id: 0, handle: session.handle, contract, warnings }, call);
-    // Gone from the table at once: a second finalize, or a push racing this one, is not found.
-    this.table.end(session, 'finalized');
-    return waitFor(call);
+    // Finalizing from now on: a second finalize, or a push racing this one, is not found. It leaves
+    // the table when it goes to the worker (dispatch), which may wait for the account's earlier work.
+    session.finalizing = true;
+    const message: FinalizeMessage = { op: FINALIZE, id: 0, handle: session.handle, contract, warnings };
+    const call = new StreamCall(this, 'finalize', contract, session, session.bufferedBytes, message, session.bufferedBytes);
+    const answer = waitFor(call);
+    this.work.submit(call);
+    return answer;
+  }
+
+  /** The session under `tableKey`, unless it is gone, expired or already being finalized. */
+  #live(tableKey: string, now: number): StreamSession | undefined {
+    const session = this.table.find(tableKey, now);
+    return session === undefined || session.finalizing ? undefined : session;
   }
 
   /** The worker's reply (or its death) as the HTTP answer. */

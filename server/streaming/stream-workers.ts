@@ -28,6 +28,10 @@ class Slot {
   /** performance.now() when the current worker became ready: deadlines do not count its boot. */
   onlineAt = 0;
   sessions = 0;
+  /** UTF-8 bytes its sessions buffer together: placement weighs them as well as the count. */
+  bytes = 0;
+  /** performance.now() of its last reply: a worker takes its calls in order, so the oldest call started then. */
+  lastReplyAt = 0;
   /** Insertion order is send order, so the first entry is the oldest call. */
   readonly calls = new Map<number, WorkerCall>();
   overrunCall = -1;
@@ -46,6 +50,13 @@ export interface StreamWorkersOptions {
 }
 
 const WORKER_URL = new URL('./stream-worker.js', import.meta.url);
+
+/** What one open session weighs in placement, in buffered bytes (an empty one still takes calls). */
+const SESSION_WEIGHT = 64 * 1024;
+
+function loadOf(slot: Slot): number {
+  return slot.bytes + slot.sessions * SESSION_WEIGHT;
+}
 
 export class StreamWorkers {
   readonly #slots: Slot[];
@@ -71,19 +82,37 @@ export class StreamWorkers {
     return n;
   }
 
-  /** The least-loaded slot takes the new session (ties: the lowest index); its worker restarts if needed. */
+  /**
+   * The least-loaded slot takes the new session (ties: the lowest index); its worker restarts if
+   * needed. Load is the bytes its sessions buffer plus SESSION_WEIGHT per session, so one worker
+   * holding a few large sessions is not also handed every new one (their finalizes queue there).
+   */
   assign(): { slot: number; generation: number } {
     let best = this.#slots[0]!;
-    for (const slot of this.#slots) if (slot.sessions < best.sessions) best = slot;
+    for (const slot of this.#slots) if (loadOf(slot) < loadOf(best)) best = slot;
     this.#ensure(best);
     best.sessions++;
     return { slot: best.index, generation: best.generation };
   }
 
-  /** A session of this slot ended; a generation already gone was counted out when its worker died. */
-  release(slot: number, generation: number): void {
+  /** A session of this slot ended, holding `bytes`; a generation already gone was counted out when its worker died. */
+  release(slot: number, generation: number, bytes: number): void {
     const s = this.#slots[slot]!;
-    if (s.generation === generation && s.sessions > 0) s.sessions--;
+    if (s.generation !== generation || s.sessions === 0) return;
+    s.sessions--;
+    s.bytes = Math.max(0, s.bytes - bytes);
+  }
+
+  /** A session of this slot grew by `bytes`. */
+  grew(slot: number, generation: number, bytes: number): void {
+    const s = this.#slots[slot]!;
+    if (s.generation === generation) s.bytes += bytes;
+  }
+
+  /** Whether `generation` of `slot` is the worker running now (else its sessions are gone). */
+  isCurrent(slot: number, generation: number): boolean {
+    const s = this.#slots[slot]!;
+    return s.generation === generation && s.worker !== null;
   }
 
   call(slot: number, message: CallMessage, call: WorkerCall): void {
@@ -101,15 +130,18 @@ export class StreamWorkers {
   }
 
   /**
-   * Stops a worker whose oldest call has run past the deadline (the watchdog's tick). Per-push work
-   * is bounded by the chunk; only a pathological finalize can get here, and stopping the thread is
-   * the only way to interrupt it.
+   * Stops a worker whose current call has run past the deadline (the watchdog's tick). A worker
+   * takes its calls one at a time in order, so its current call is the oldest one and started at
+   * the later of its sending and the worker's last reply: time spent queued behind other calls is
+   * a busy worker, not a hung one, and does not count. One call's work is bounded by its size
+   * (MAX_PAYLOAD_BYTES); only a pathological one can get here, and stopping the thread is the only
+   * way to interrupt it.
    */
   checkDeadlines(now: number): void {
     for (const slot of this.#slots) {
       if (slot.worker === null || !slot.online || slot.overrunCall !== -1) continue;
       for (const [id, call] of slot.calls) {
-        if (now - Math.max(call.sentAt, slot.onlineAt) > this.#options.callTimeoutMs) {
+        if (now - Math.max(call.sentAt, slot.lastReplyAt, slot.onlineAt) > this.#options.callTimeoutMs) {
           slot.overrunCall = id;
           void slot.worker.terminate();
         }
@@ -137,6 +169,7 @@ export class StreamWorkers {
   }
 
   #onReply(slot: Slot, reply: WorkerReply): void {
+    slot.lastReplyAt = performance.now();
     if (reply.id === READY) {
       slot.online = true;
       slot.onlineAt = performance.now();
@@ -157,6 +190,7 @@ export class StreamWorkers {
     slot.worker = null;
     slot.generation++;
     slot.sessions = 0;
+    slot.bytes = 0;
     slot.overrunCall = -1;
     const wasOnline = slot.online;
     slot.online = false;

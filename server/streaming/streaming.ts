@@ -40,7 +40,7 @@ export class Streaming {
       onError: (error) => logger.log('error', 'streaming worker error', { error: (error as Error)?.name ?? 'unknown' }),
     });
     this.table = new SessionTable(config.sessionTtlMs, config.maxSessions, config.streamBufferBudgetBytes, this.#onEnd);
-    this.sessions = new StreamSessions(this.table, this.workers, config.maxPayloadBytes, config.taskTimeoutMs, remote);
+    this.sessions = new StreamSessions(this.table, this.workers, config.maxPayloadBytes, config.taskTimeoutMs, remote, config.workers);
     this.workers.startAll();
     this.#timer = setInterval(this.#tick, tickMs(config));
     this.#timer.unref();
@@ -53,7 +53,7 @@ export class Streaming {
   };
 
   readonly #onEnd = (session: StreamSession, reason: EndReason): void => {
-    this.workers.release(session.slot, session.generation);
+    this.workers.release(session.slot, session.generation, session.bufferedBytes);
     this.#remote?.ended(session);
     // A finalized stream is dropped by the worker itself; a lost one went with its worker.
     if (reason !== 'finalized' && reason !== 'worker_lost') {
@@ -77,6 +77,7 @@ export class Streaming {
     for (let i = 0; i < END_REASONS.length; i++) out.push(`jsonmend_stream_sessions_ended_total{reason="${END_REASONS[i]}"} ${t.ended[i]}`);
     metricSample(out, 'jsonmend_stream_workers', 'gauge', 'Streaming worker threads running.', this.workers.alive);
     metricSample(out, 'jsonmend_stream_worker_restarts_total', 'counter', 'Streaming workers replaced after dying.', this.workers.restarts);
+    metricSample(out, 'jsonmend_stream_calls_waited_total', 'counter', "Streaming calls that waited for their account's earlier work to be answered.", this.sessions.work.waited);
     return out;
   }
 

@@ -1,7 +1,8 @@
 // TRUST_PROXY through HTTP: with 127.0.0.1 trusted (the test client plays the proxy), the demo
 // limit follows the client address in X-Forwarded-For, read right to left; what a client prepends
-// is not believed, and IPv6 clients share a limit per /64.
+// is not believed (in the same line or a line of its own), and IPv6 clients share a limit per /64.
 import t from 'tap';
+import { fetchFrom } from '../helpers/haproxy.js';
 import { startServer } from '../helpers/start-server.js';
 import { demo, errorCodeOf, limitHeaders } from './http-helpers.js';
 
@@ -36,4 +37,14 @@ t.test('IPv6 clients are limited per /64', async (t) => {
   await useUp(t, '2001:db8:1:2::1');
   t.equal(errorCodeOf(await from('2001:db8:1:2:ffff::9')), 'RATE_LIMIT_EXCEEDED', 'same /64');
   t.equal((await from('2001:db8:1:3::1')).body.success, true, 'another /64');
+});
+
+t.test('every X-Forwarded-For line counts: a line the proxy adds after the client\'s own is the one read', async (t) => {
+  const send = fetchFrom('127.0.0.1');
+  const twoLines = async (): Promise<any> => (await send(`${server.url}/v1/demo/repair`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': ['6.6.6.7', '198.51.100.77'] }, body: '{"raw_output":"[1,"}',
+  })).json();
+  for (let i = 0; i < 3; i++) t.equal((await twoLines()).success, true, `request ${i + 1}`);
+  t.equal((await twoLines()).metadata.errors[0].code, 'RATE_LIMIT_EXCEEDED', 'request 4 refused: the window is 198.51.100.77\'s');
+  t.equal(limitHeaders(await from('6.6.6.7')).remaining, 2, 'the address the client wrote was never charged');
 });

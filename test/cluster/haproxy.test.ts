@@ -1,15 +1,18 @@
 // deploy/haproxy.cfg in front of two real nodes sharing a real Redis and PostgreSQL: health checks, per-request
-// balancing, streaming through the balancer in both contracts, a node drained, stopped, replaced and
-// put back under load without a failed request, and a node killed outright.
+// balancing, streaming through the balancer in both contracts, the demo and sign-up limits holding
+// for a client that forges X-Forwarded-For (TRUST_PROXY names HAProxy, as docs/scaling.md says), a
+// node drained, stopped, replaced and put back under load without a failed request, and a node
+// killed outright.
 import t from 'tap';
-import { startHaproxy } from '../helpers/haproxy.js';
+import { fetchFrom, startHaproxy } from '../helpers/haproxy.js';
 import { freePort } from '../helpers/postgres-server.js';
 import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
 import { startCluster } from './cluster-helpers.js';
+import { ConsoleClient } from '../web/helpers.js';
 
 const KEY = 'haproxy-key';
 const ports = [await freePort(), await freePort()];
-const cluster = await startCluster(t, { nodes: 0, env: { API_KEYS: `${KEY}:unlimited`, WORKERS: '1' } });
+const cluster = await startCluster(t, { nodes: 0, env: { API_KEYS: `${KEY}:unlimited`, WORKERS: '1', TRUST_PROXY: '127.0.0.1' } });
 const nodes: StartedServer[] = [await cluster.add('node1', { PORT: String(ports[0]) }), await cluster.add('node2', { PORT: String(ports[1]) })];
 const haproxy = await startHaproxy(t, `127.0.0.1:${ports[0]}`, `127.0.0.1:${ports[1]}`);
 await haproxy.waitUp();
@@ -77,6 +80,38 @@ t.test('streaming through the balancer: pushes land on both nodes and reach the 
   }
   const final = await postJson(stream('finalize'), { sessionId: uuid }, bearer(KEY));
   t.same(final.body, (await postJson(repair, { content: whole }, bearer(KEY))).body, 'compact finalize = batch repair');
+});
+
+// HAProxy reaches the nodes from 127.0.0.1 (TRUST_PROXY); this client connects from 127.0.0.2.
+const client = fetchFrom('127.0.0.2');
+let forged = 0;
+/** A new made-up address on every request, as its own header line and as a comma list. */
+const forgedHeader = (): string[] => [`198.51.100.${++forged % 250}`, `203.0.113.${forged % 250}, 192.0.2.${forged % 250}`];
+
+t.test('a client forging X-Forwarded-For through HAProxy: the demo limit (10 an hour per IP) still holds', async (t) => {
+  let allowed = 0;
+  let refused = 0;
+  for (let i = 0; i < 16; i++) {
+    const answer = await client(`${haproxy.url}/v1/demo/repair`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forgedHeader() }, body: '{"raw_output":"[1, 2"}',
+    });
+    const body = await answer.json();
+    if (body.success === true) allowed++;
+    else if (body.metadata?.errors?.[0]?.code === 'RATE_LIMIT_EXCEEDED') refused++;
+  }
+  t.equal(allowed, 10, 'ten demo requests for 127.0.0.2, whatever address it claims');
+  t.equal(refused, 6, 'the rest refused');
+});
+
+t.test('a client forging X-Forwarded-For through HAProxy: the sign-up limit (2 a day per IP) still holds', async (t) => {
+  const statuses: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const browser = new ConsoleClient(haproxy.url, { 'x-forwarded-for': forgedHeader() }, client);
+    await browser.start();
+    statuses.push((await browser.send('POST', 'signup', { email: `forger${i}@example.com`, password: 'correct horse battery' })).status);
+  }
+  t.same(statuses.slice(0, 2), [201, 201], 'two sign-ups');
+  t.same(statuses.slice(2), [429, 429], 'then refused, whatever address is claimed');
 });
 
 t.test('a node drained, stopped, replaced and put back under load: no request fails', async (t) => {

@@ -2,6 +2,7 @@
 // the file's own environment variables name the nodes, a free loopback port and a stats socket in
 // a temp dir. Foreground (-db), stopped by pid in teardown.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -84,4 +85,27 @@ export async function startHaproxy(t: Teardown, node1: string, node2: string): P
     }
   };
   return { url: `http://127.0.0.1:${port}`, child, command, servers, waitUp };
+}
+
+/**
+ * A fetch whose connections leave from `localAddress` (another loopback address, e.g. 127.0.0.2),
+ * so the HAProxy in front of the nodes sees a client that is not the trusted proxy at 127.0.0.1.
+ * Header values may be arrays: each is sent as a line of its own (a client's forged X-Forwarded-For).
+ */
+export function fetchFrom(localAddress: string) {
+  return (url: string, init: { method?: string; headers?: Record<string, string | string[]>; body?: string | null } = {}): Promise<Response> =>
+    new Promise((resolve, reject) => {
+      const sent = request(url, { method: init.method ?? 'GET', headers: init.headers, localAddress, agent: false }, (answer) => {
+        let text = '';
+        answer.setEncoding('utf8').on('data', (part: string) => (text += part)).on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(answer.headers)) {
+            for (const one of Array.isArray(value) ? value : [value ?? '']) headers.append(name, one);
+          }
+          resolve(new Response(text === '' ? null : text, { status: answer.statusCode!, headers }));
+        });
+      });
+      sent.on('error', reject);
+      sent.end(init.body ?? undefined);
+    });
 }

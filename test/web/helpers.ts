@@ -41,16 +41,21 @@ export class ConsoleClient {
   csrf = '';
   lastSetCookie = '';
 
-  constructor(readonly base: string, readonly extraHeaders: Record<string, string> = {}) {}
+  /** `send`: another fetch (e.g. test/helpers/haproxy.ts fetchFrom, a client at another address). */
+  constructor(
+    readonly base: string,
+    readonly extraHeaders: Record<string, string | string[]> = {},
+    readonly transport: (url: string, init: { method: string; headers: Record<string, string | string[]>; body: string | null }) => Promise<Response> = fetch as never,
+  ) {}
 
   async send(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-    const all: Record<string, string> = { ...this.extraHeaders, ...headers };
+    const all: Record<string, string | string[]> = { ...this.extraHeaders, ...headers };
     if (this.cookie !== '') all['cookie'] = `jm_sid=${this.cookie}`;
     if (method === 'POST') {
       all['content-type'] ??= 'application/json';
       all['x-csrf-token'] ??= this.csrf;
     }
-    const response = await fetch(`${this.base}/console/api/${path}`, {
+    const response = await this.transport(`${this.base}/console/api/${path}`, {
       method,
       headers: all,
       body: method === 'POST' ? (typeof body === 'string' ? body : JSON.stringify(body ?? {})) : null,

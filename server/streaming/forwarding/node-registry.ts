@@ -4,10 +4,11 @@
 // heartbeating (killed, frozen, cut off) leaves every other node's map within NODE_TTL_MS plus a
 // tick, and its sessions then answer SESSION_NOT_FOUND at once instead of waiting on a dead peer.
 import type { Redis } from 'ioredis';
+import { NODES_KEY } from '../../accounts/shared-stores.js';
 
 export const NODE_TTL_MS = 1_000;
 export const HEARTBEAT_MS = 250;
-const MEMBERS = 'jm:nodes';
+const MEMBERS = NODES_KEY;
 const nodeKey = (id: string): string => `jm:node:${id}`;
 
 export class NodeRegistry {

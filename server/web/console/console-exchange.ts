@@ -51,7 +51,7 @@ export class ConsoleExchange {
     this.contentType = req.getHeader('content-type');
     const length = req.getHeader('content-length');
     this.contentLength = DIGITS.test(length) ? Number(length) : -1;
-    this.clientIp = ctx.clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for'));
+    this.clientIp = ctx.clientIp.resolveRequest(res, req);
     this.secure = req.getHeader('x-forwarded-proto').toLowerCase() === 'https';
     res.onAborted(() => {
       this.#aborted = true;
