@@ -181,6 +181,7 @@ export function scanString(s: Scanner): boolean {
   // have swallowed what followed its lost closing quote: medium
   if (s.controlSeen > s.strStart) s.log.doubt('closed_string', s.at(len), 'medium');
   else s.record('closed_string', len);
+  s.warnTruncated(s.strStart);
   finishString(s, text.slice(run, i));
   s.i = len;
   return true;

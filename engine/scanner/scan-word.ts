@@ -165,6 +165,9 @@ export function scanValueWord(s: Scanner): boolean {
   const atEnd = i >= len;
   if (i > start) {
     const form = numberForm(text, start, i);
+    // The input ends inside a number in a container (`{"price": 12`, `[1.5, 2.`): its digits may
+    // go on past the cut. A root number alone (`42`) is a whole answer.
+    if (atEnd && form !== NOT_NUMBER && s.stack.length > 0) s.warnTruncated(s.at(start));
     if (form === VALID && !atEnd && text.charCodeAt(i) === 0x3a && s.stack.length > 0) { // :
       // repair: `"time": 10:30`, `"ratio": 16:9` — digits, a colon and digits are a clock time or a
       // ratio, kept as text (bareValue), not a number and a stray colon
