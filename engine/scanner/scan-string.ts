@@ -19,6 +19,8 @@ export function startString(s: Scanner, open: number, isKey: boolean, i: number)
   s.strClose = closingQuote(open);
   s.strStart = s.at(i);
   s.strRawSeen = false;
+  s.strInvalidSeen = false;
+  s.strRawChosenAt = -1;
   if (s.strRawCandidates.length !== 0) s.strRawCandidates.length = 0; // (a slow runtime call: only when needed)
   s.i = i + 1;
 }
@@ -105,6 +107,18 @@ export function scanString(s: Scanner): boolean {
           run = i = i + 1;
           continue;
         }
+        if (raw > 0 && (e === 0x62 || e === 0x66)) { // \b \f
+          // repair: `"\frac{1}{2}"`, `"\beta"`: a backspace or form feed before a letter is nobody's
+          // meaning — the backslash is raw, kept, escaped, and so are its LaTeX-like escapes. Unless
+          // the string also shows a backslash JSON has no escape for, it is valid JSON that reads
+          // otherwise, so the reading is chosen: medium (finishString).
+          s.record('escaped_backslash', i);
+          if (s.strRawChosenAt < 0) s.strRawChosenAt = s.at(i);
+          sawRawBackslash(s);
+          s.strParts.push(text.slice(run, i), '\\');
+          run = i = i + 1;
+          continue;
+        }
         if (raw > 0) {
           // Decoded as JSON reads it, unless the string later shows an unescaped backslash.
           s.strParts.push(text.slice(run, i), e === 0x62 ? '\b' : e === 0x66 ? '\f' : e === 0x6e ? '\n' : e === 0x72 ? '\r' : '\t');
@@ -139,6 +153,7 @@ export function scanString(s: Scanner): boolean {
           } else {
             // repair: `\u` without four hex digits is text: its backslash is kept, escaped
             s.record('escaped_backslash', i);
+            s.strInvalidSeen = true;
             sawRawBackslash(s);
             decoded = '\\';
             width = 1;
@@ -149,6 +164,26 @@ export function scanString(s: Scanner): boolean {
           s.record('removed_invalid_escape', i);
           decoded = '\n';
           break;
+        case 0x78: { // \x
+          // repair: `\xe9` (Python's and JavaScript's escape for a character up to U+00FF) becomes
+          // that character. In a single-quoted string (Python's repr) that is what it means; in a
+          // double-quoted one it may be a path (`C:\xfe\`): medium
+          const code = i + 3 < len ? (hexValue(text.charCodeAt(i + 2)) << 4) | hexValue(text.charCodeAt(i + 3)) : -1;
+          if (code < 0) {
+            if (i + 4 > len && !s.final) return hold(s, run, i);
+            s.record('escaped_backslash', i);
+            s.strInvalidSeen = true;
+            sawRawBackslash(s);
+            decoded = '\\';
+            width = 1;
+            break;
+          }
+          if (open === 0x27) s.record('removed_invalid_escape', i);
+          else s.log.doubt('removed_invalid_escape', s.at(i), 'medium');
+          decoded = String.fromCharCode(code);
+          width = 4;
+          break;
+        }
         case 0x27: // \'
           if (open !== 0x27) s.record('removed_invalid_escape', i); // repair: `\'` is not a JSON escape
           decoded = "'";
@@ -157,6 +192,7 @@ export function scanString(s: Scanner): boolean {
           // repair: a backslash that starts no JSON escape (`\d` in a regex, `C:\Users`) is kept as
           // text: it is escaped, and the character after it is read as usual
           s.record('escaped_backslash', i);
+          s.strInvalidSeen = true;
           sawRawBackslash(s);
           decoded = '\\';
           width = 1;
@@ -428,6 +464,8 @@ function startsValue(text: string, j: number, len: number): boolean {
 }
 
 function finishString(s: Scanner, lastRun: string): void {
+  // `\frac` in a string with no other sign of raw backslashes: valid JSON read otherwise (medium)
+  if (s.strRawChosenAt >= 0 && !s.strInvalidSeen) s.log.doubt('escaped_backslash', s.strRawChosenAt, 'medium');
   const parts = s.strParts;
   let value = lastRun;
   if (parts.length !== 0) { // (setting an array's length is a slow runtime call: only when needed)

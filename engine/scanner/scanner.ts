@@ -102,6 +102,10 @@ export class Scanner {
   strRawSeen = false;
   /** Escapes decoded so far that read as raw backslashes once strRawSeen: (part index, input offset, letter) triples. */
   readonly strRawCandidates: number[] = [];
+  /** The string has shown a backslash JSON has no escape for (not only a `\b`/`\f` before a letter). */
+  strInvalidSeen = false;
+  /** Input offset of the first `\b`/`\f` before a letter read as a raw backslash in the string; -1 none. */
+  strRawChosenAt = -1;
   /**
    * Per nesting depth, the names of the last object closed there, as V8's internalized strings.
    * Sibling objects (rows of an array) repeat their names: a name that matches the memo is taken

@@ -159,6 +159,15 @@ const rows: Row[] = [
   ['{a: "q\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude80 end",}', { a: 'q"\\/\b\f\n\r\t\u00e9\ud83d\ude80 end' }, ['quoted_unquoted_keys', 'removed_trailing_comma']],
   ['{a: "\\u12 and \\u00zz",}', { a: '\\u12 and \\u00zz' }, ['quoted_unquoted_keys', 'escaped_backslash', 'removed_trailing_comma']],
   ['{a: "\\frac{1}{2} \\d",}', { a: '\\frac{1}{2} \\d' }, ['quoted_unquoted_keys', 'escaped_backslash', 'removed_trailing_comma']],
+  // `\f` or `\b` before a letter is nobody's form feed or backspace: LaTeX or a path. In a string
+  // that is otherwise valid JSON that reading is chosen (medium); with another raw backslash, high.
+  ['{"formula": "\\frac{1}{2}"}', { formula: '\\frac{1}{2}' }, ['escaped_backslash'], 'medium'],
+  ['{"f": "\\frac{1}{2} \\times 3", "g": "\\beta"}', { f: '\\frac{1}{2} \\times 3', g: '\\beta' }, ['escaped_backslash'], 'medium'],
+  ['{"f": "\\frac{a}{b} + \\alpha"}', { f: '\\frac{a}{b} + \\alpha' }, ['escaped_backslash']],
+  // Python's `\xHH`: its character; in a double-quoted string it may be a path, so medium
+  ["{'name': 'Caf\\xe9'}", { name: 'Café' }, ['converted_single_quotes', 'removed_invalid_escape']],
+  ['{"name": "Caf\\xe9"}', { name: 'Café' }, ['removed_invalid_escape'], 'medium'],
+  ['{"p": "C:\\xyz"}', { p: 'C:\\xyz' }, ['escaped_backslash']],
   ['"a" + "b" + "c"', 'abc', ['concatenated_strings']],
   // wrappers and several values
   ['callback({"a": 1});', { a: 1 }, ['removed_jsonp_wrapper']],
@@ -278,7 +287,8 @@ t.test('a reply cut inside a string or a number carries TRUNCATED_OUTPUT, once, 
 });
 
 t.test('valid JSON comes back unchanged, high, with no repairs', async (t) => {
-  for (const text of ['{"a":[1,2,{"b":null}],"c":"d"}', '[]', '0', '"x"', 'true', ' {"a": 1} ', '{"__proto__": {"x": 1}}']) {
+  for (const text of ['{"a":[1,2,{"b":null}],"c":"d"}', '[]', '0', '"x"', 'true', ' {"a": 1} ', '{"__proto__": {"x": 1}}',
+    '{"page": "one\\f\\ntwo", "b": "\\\\beta", "c": "\\b1"}']) {
     const r = repair(text);
     t.same(r.repaired, JSON.parse(text));
     t.match(r.metadata, { confidence: 'high', was_repaired: false, output_valid_json: true, syntax_repairs: [], schema_repairs: [], repairs_applied: [], warnings: [], errors: [] });
