@@ -160,8 +160,10 @@ export function scanString(s: Scanner): boolean {
           }
           break;
         }
-        case 0x0a: // \ before a line feed: a line continuation
-          s.record('removed_invalid_escape', i);
+        case 0x0a: // \ before a line feed
+          // repair: the line break is kept and the backslash dropped; JavaScript, JSON5 and Python
+          // read it as a line continuation that drops the break too — readings differ: medium
+          s.log.doubt('removed_invalid_escape', s.at(i), 'medium');
           decoded = '\n';
           break;
         case 0x78: { // \x
@@ -190,8 +192,10 @@ export function scanString(s: Scanner): boolean {
           break;
         default:
           // repair: a backslash that starts no JSON escape (`\d` in a regex, `C:\Users`) is kept as
-          // text: it is escaped, and the character after it is read as usual
-          s.record('escaped_backslash', i);
+          // text: it is escaped, and the character after it is read as usual. `\v` and `\0` are
+          // JavaScript's and JSON5's vertical tab and NUL: keeping them as text is a choice, medium
+          if (e === 0x76 || e === 0x30) s.log.doubt('escaped_backslash', s.at(i), 'medium'); // v 0
+          else s.record('escaped_backslash', i);
           s.strInvalidSeen = true;
           sawRawBackslash(s);
           decoded = '\\';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { createStream, repair } from '../../dist/engine/index.js';
 
-/** Replies whose repair is the expected value: docs/peers.md quotes this figure ("407 of 428"). */
+/** Replies whose repair is the expected value: docs/peers.md quotes this figure ("409 of 428"). */
 const AGREEING_REPLIES = 409;
 
 interface Case { name: string; input: string; expected?: unknown; fails?: true; open?: true; confidence?: string[] }
