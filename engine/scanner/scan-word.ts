@@ -419,6 +419,8 @@ function thousandsGroup(s: Scanner, text: string, start: number, end: number, st
   return true;
 }
 
+const NAME_ESCAPE = /\\u([0-9a-fA-F]{4})/g;
+
 /** An unquoted member name at s.i: up to the `:` (or the end of the member), trimmed. */
 export function scanKeyWord(s: Scanner): boolean {
   const text = s.text;
@@ -444,7 +446,9 @@ export function scanKeyWord(s: Scanner): boolean {
   s.record('quoted_unquoted_keys', start);
   if (i < len && text.charCodeAt(i) === 0x22 && text.charCodeAt(i + 1) === 0x3a) i++; // `{a":1}`: a stray quote before the colon
   const top = s.stack[s.stack.length - 1]!;
-  top.key = text.slice(start, end);
+  const name = text.slice(start, end);
+  // `{\u0061b: 1}`: a bare name may spell a character as `\uXXXX` (JSON5, JavaScript): it is decoded
+  top.key = name.includes('\\u') ? name.replace(NAME_ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : name;
   top.keyPos = s.at(start);
   s.afterComma = false;
   s.phase = COLON;
