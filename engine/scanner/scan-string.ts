@@ -42,6 +42,17 @@ function sawRawBackslash(s: Scanner): void {
   c.length = 0;
 }
 
+/**
+ * A backslash at window index i that starts no JSON escape is kept as text (`escaped_backslash`,
+ * at most medium when `chosen`: another reader would decode it); the string now shows raw backslashes.
+ */
+function keptBackslash(s: Scanner, i: number, chosen: boolean): void {
+  if (chosen) s.log.doubt('escaped_backslash', s.at(i), 'medium');
+  else s.record('escaped_backslash', i);
+  s.strInvalidSeen = true;
+  sawRawBackslash(s);
+}
+
 /** Scans string content from s.i. True when the string ended; false when more input is needed. */
 export function scanString(s: Scanner): boolean {
   const text = s.text;
@@ -152,9 +163,7 @@ export function scanString(s: Scanner): boolean {
             width = 6;
           } else {
             // repair: `\u` without four hex digits is text: its backslash is kept, escaped
-            s.record('escaped_backslash', i);
-            s.strInvalidSeen = true;
-            sawRawBackslash(s);
+            keptBackslash(s, i, false);
             decoded = '\\';
             width = 1;
           }
@@ -173,9 +182,7 @@ export function scanString(s: Scanner): boolean {
           const code = i + 3 < len ? (hexValue(text.charCodeAt(i + 2)) << 4) | hexValue(text.charCodeAt(i + 3)) : -1;
           if (code < 0) {
             if (i + 4 > len && !s.final) return hold(s, run, i);
-            s.record('escaped_backslash', i);
-            s.strInvalidSeen = true;
-            sawRawBackslash(s);
+            keptBackslash(s, i, false); // repair: `\x` without two hex digits is text, as below
             decoded = '\\';
             width = 1;
             break;
@@ -194,10 +201,7 @@ export function scanString(s: Scanner): boolean {
           // repair: a backslash that starts no JSON escape (`\d` in a regex, `C:\Users`) is kept as
           // text: it is escaped, and the character after it is read as usual. `\v` and `\0` are
           // JavaScript's and JSON5's vertical tab and NUL: keeping them as text is a choice, medium
-          if (e === 0x76 || e === 0x30) s.log.doubt('escaped_backslash', s.at(i), 'medium'); // v 0
-          else s.record('escaped_backslash', i);
-          s.strInvalidSeen = true;
-          sawRawBackslash(s);
+          keptBackslash(s, i, e === 0x76 || e === 0x30); // v 0
           decoded = '\\';
           width = 1;
       }
