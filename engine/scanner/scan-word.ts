@@ -264,6 +264,15 @@ export function scanValueWord(s: Scanner): boolean {
       s.i = i;
       return true;
     }
+    const spelled = numberLiteral(word);
+    if (spelled !== null) {
+      // repair: `0xFF`, `1_000_000` — a number in a spelling JavaScript, JSON5 and Python share
+      // and JSON lacks becomes that number
+      s.record('normalized_decimal', start);
+      s.i = i;
+      s.emit(spelled);
+      return true;
+    }
   }
   if (s.stack.length === 0) {
     // Not a value a root can be: this is prose, and the JSON (if any) starts later.
@@ -417,6 +426,19 @@ function thousandsGroup(s: Scanner, text: string, start: number, end: number, st
   s.phase = AFTER_VALUE;
   s.i = stop;
   return true;
+}
+
+// Hex up to 13 digits and digit groups up to 15 digits: every such number is an exact double.
+const HEX_NUMBER = /^(-?)0[xX]([0-9a-fA-F]{1,13})$/;
+const GROUPED_NUMBER = /^-?[1-9][0-9]*(?:_[0-9]+)+(?:\.[0-9]+)?$/;
+
+/** The value of a hex (`0xFF`) or digit-grouped (`1_000_000`) number word, else null. */
+function numberLiteral(word: string): number | null {
+  const hex = HEX_NUMBER.exec(word);
+  if (hex !== null) return (hex[1] === '-' ? -1 : 1) * parseInt(hex[2]!, 16);
+  if (!GROUPED_NUMBER.test(word)) return null;
+  const digits = word.replace(/_/g, '');
+  return digits.replace(/[-.]/g, '').length <= 15 ? Number(digits) : null;
 }
 
 const NAME_ESCAPE = /\\u([0-9a-fA-F]{4})/g;

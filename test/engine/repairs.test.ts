@@ -168,6 +168,9 @@ const rows: Row[] = [
   ["{'name': 'Caf\\xe9'}", { name: 'Café' }, ['converted_single_quotes', 'removed_invalid_escape']],
   ['{"name": "Caf\\xe9"}', { name: 'Café' }, ['removed_invalid_escape'], 'medium'],
   ['{"p": "C:\\xyz"}', { p: 'C:\\xyz' }, ['escaped_backslash']],
+  // numbers in a spelling JavaScript, JSON5 and Python share: hex and digit groups
+  ['{mask: 0xFF, n: -0x1f, pop: 1_000_000, s: 1_000.5}', { mask: 255, n: -31, pop: 1000000, s: 1000.5 }, ['quoted_unquoted_keys', 'normalized_decimal']],
+  ['[0_1, 1__0, 0x, 0xFFFFFFFFFFFFFF]', ['0_1', '1__0', '0x', '0xFFFFFFFFFFFFFF'], ['quoted_bare_string'], 'medium'],
   ['"a" + "b" + "c"', 'abc', ['concatenated_strings']],
   // wrappers and several values
   ['callback({"a": 1});', { a: 1 }, ['removed_jsonp_wrapper']],
