@@ -61,6 +61,11 @@ export const WARNING_CODES = {
     severity: 'medium', message: 'A field not declared by the schema was removed (strict mode).',
     suggestion: "Use mode 'lenient' to keep undeclared fields.",
   },
+  TRUNCATED_OUTPUT: {
+    severity: 'medium',
+    message: 'The reply ends inside a string or a number (the model likely hit its output-token limit): that value was cut, and where it would have ended is unknown.',
+    suggestion: 'Raise the model\'s output-token limit, or ask for a shorter reply.',
+  },
   SCHEMA_WORK_LIMIT_REACHED: {
     severity: 'medium',
     message: 'The schema pass reached its work limit: from this field on, anyOf/oneOf branches were not tried for repairs (the result was still validated and matches the schema).',

@@ -1,8 +1,10 @@
 // Batch repair: valid JSON takes the fast path through JSON.parse; anything else goes through the
 // scanner once, as a single final piece — the same scanner a stream drives chunk by chunk.
 // A number beyond double range (`1e999`) parses to Infinity, which no JSON can carry: such input
-// takes the repair path, where it is reported (replaced_nan). Only text with a three-digit
-// exponent can hold one, so other documents pay one regular-expression pass, not a walk.
+// takes the repair path, where it is reported (replaced_nan). So does a string whose `\f` or `\b`
+// comes before a letter (`"\frac{1}{2}"`): valid JSON, but its backslash is raw (scan-string.ts).
+// Only text with a three-digit exponent or such an escape can hold either, so other documents pay
+// one regular-expression pass, not a walk.
 import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
@@ -32,7 +34,7 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
     } finally {
       Error.stackTraceLimit = traceLimit;
     }
-    if (parsed && EXPONENT_300.test(text) && hasNonFinite(value)) parsed = false;
+    if (parsed && SUSPECT.test(text)) parsed = !(EXPONENT_300.test(text) && hasNonFinite(value)) && !hasRawBackslash(value);
   }
   if (parsed) return withSchema(value, [], [], options);
   const escaped = unescapeDocument(text);
@@ -73,6 +75,23 @@ function mayBeJson(text: string): boolean {
 }
 
 const EXPONENT_300 = /\d[eE][+]?\d{3}/;
+const SUSPECT = /\d[eE][+]?\d{3}|\\[bf][A-Za-z]/;
+const CONTROL_BEFORE_LETTER = /[\b\f][A-Za-z]/;
+
+/** Whether a parsed value holds a string with a backspace or form feed before a letter (explicit stack). */
+function hasRawBackslash(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (CONTROL_BEFORE_LETTER.test(v)) return true;
+    } else if (v !== null && typeof v === 'object') {
+      if (Array.isArray(v)) for (let k = 0; k < v.length; k++) stack.push(v[k]);
+      else for (const k in v) stack.push(k, (v as Record<string, unknown>)[k]);
+    }
+  }
+  return false;
+}
 /** Whether a parsed value holds Infinity or -Infinity anywhere (explicit stack: no recursion). */
 function hasNonFinite(root: unknown): boolean {
   const stack: unknown[] = [root];

@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { families } from '../bench/engine/families.js';
+import { PEER_CASES_DIR } from '../bench/engine/peer-tables.js';
 import { generateDocument, llmReply, malformDocument } from '../bench/engine/inputs.js';
 import { createRandom } from '../bench/lib/random.js';
 import * as ours from '../engine/index.js';
@@ -21,7 +22,7 @@ const { values } = parseArgs({
   options: {
     against: { type: 'string' },
     out: { type: 'string' },
-    peers: { type: 'string', default: '../shared/peer-cases' },
+    peers: { type: 'string', default: PEER_CASES_DIR },
     random: { type: 'string', default: '60000' },
     limit: { type: 'string', default: '20' },
   },

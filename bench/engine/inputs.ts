@@ -115,8 +115,11 @@ const REPLY_STYLE: MalformedStyle = {
 const PROSE = "Sure! Here's the JSON you asked for \u2014 I've filled in every field I could find:\n\n";
 const BIO = 'She wrote what many call the first published algorithm, and she saw that the engine could compose music';
 
-/** A ~1 KB reply: prose, a ```json fence, unquoted keys, True/None, trailing commas, cut mid-string. */
-export function llmReply(seed = SEED): LlmReply {
+/**
+ * A ~1 KB reply: prose, a ```json fence, unquoted keys, True/None, trailing commas, cut mid-string.
+ * `projects` rows in its array (5): more make the same reply longer, for a size sweep.
+ */
+export function llmReply(seed = SEED, projects = 5): LlmReply {
   const random = createRandom(seed ^ 0x11a);
   const value: Record<string, unknown> = {
     name: 'Ada Lovelace',
@@ -125,7 +128,7 @@ export function llmReply(seed = SEED): LlmReply {
     verified: false,
     manager: null,
     skills: ['math', 'poetry', 'engines'],
-    projects: [0, 1, 2, 3, 4].map((i) => ({ title: words(random, 3), year: 1840 + i, pages: 10 + random.int(90), public: random.chance(0.5) })),
+    projects: Array.from({ length: projects }, (_, i) => ({ title: words(random, 3), year: 1840 + i, pages: 10 + random.int(90), public: random.chance(0.5) })),
     address: { city: 'London', zip: 'W1', note: null },
     bio: BIO,
   };

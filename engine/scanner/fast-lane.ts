@@ -6,7 +6,7 @@
 // At the first token it is not sure of (anything else to repair, an escape, a token that reaches
 // the end of the window) it stops at that token's start, and the general scanner decides, as it
 // would have from the start. Most of a model's reply, even a broken one, is plain JSON.
-import { hex4At, isJsonWhitespace } from './char-codes.js';
+import { hex4At, isAsciiLetter, isJsonWhitespace } from './char-codes.js';
 import { KIND } from './repair-log.js';
 import { proseRunsToQuote } from './scan-string.js';
 import { AFTER_VALUE, COLON, type Frame, KEY, VALUE } from './phases.js';
@@ -234,8 +234,10 @@ function escapedStringEnd(codes: Uint16Array, text: string, from: number): numbe
 function escapeWidth(text: string, j: number): number {
   switch (text.charCodeAt(j + 1)) {
     case 0x22: case 0x5c: case 0x2f: // " \ /
-    case 0x62: case 0x66: case 0x6e: case 0x72: case 0x74: // b f n r t
+    case 0x6e: case 0x72: case 0x74: // n r t
       return 2;
+    case 0x62: case 0x66: // b f — before a letter (`\frac`, `\beta`) a raw backslash: scan-string.ts
+      return isAsciiLetter(text.charCodeAt(j + 2)) ? 0 : 2;
     case 0x75: // u
       return hex4At(text, j + 2) >= 0 ? 6 : 0;
     default:

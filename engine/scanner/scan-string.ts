@@ -19,6 +19,8 @@ export function startString(s: Scanner, open: number, isKey: boolean, i: number)
   s.strClose = closingQuote(open);
   s.strStart = s.at(i);
   s.strRawSeen = false;
+  s.strInvalidSeen = false;
+  s.strRawChosenAt = -1;
   if (s.strRawCandidates.length !== 0) s.strRawCandidates.length = 0; // (a slow runtime call: only when needed)
   s.i = i + 1;
 }
@@ -38,6 +40,17 @@ function sawRawBackslash(s: Scanner): void {
     s.strParts[c[k]!] = '\\' + String.fromCharCode(c[k + 2]!);
   }
   c.length = 0;
+}
+
+/**
+ * A backslash at window index i that starts no JSON escape is kept as text (`escaped_backslash`,
+ * at most medium when `chosen`: another reader would decode it); the string now shows raw backslashes.
+ */
+function keptBackslash(s: Scanner, i: number, chosen: boolean): void {
+  if (chosen) s.log.doubt('escaped_backslash', s.at(i), 'medium');
+  else s.record('escaped_backslash', i);
+  s.strInvalidSeen = true;
+  sawRawBackslash(s);
 }
 
 /** Scans string content from s.i. True when the string ended; false when more input is needed. */
@@ -105,6 +118,18 @@ export function scanString(s: Scanner): boolean {
           run = i = i + 1;
           continue;
         }
+        if (raw > 0 && (e === 0x62 || e === 0x66)) { // \b \f
+          // repair: `"\frac{1}{2}"`, `"\beta"`: a backspace or form feed before a letter is nobody's
+          // meaning — the backslash is raw, kept, escaped, and so are its LaTeX-like escapes. Unless
+          // the string also shows a backslash JSON has no escape for, it is valid JSON that reads
+          // otherwise, so the reading is chosen: medium (finishString).
+          s.record('escaped_backslash', i);
+          if (s.strRawChosenAt < 0) s.strRawChosenAt = s.at(i);
+          sawRawBackslash(s);
+          s.strParts.push(text.slice(run, i), '\\');
+          run = i = i + 1;
+          continue;
+        }
         if (raw > 0) {
           // Decoded as JSON reads it, unless the string later shows an unescaped backslash.
           s.strParts.push(text.slice(run, i), e === 0x62 ? '\b' : e === 0x66 ? '\f' : e === 0x6e ? '\n' : e === 0x72 ? '\r' : '\t');
@@ -138,26 +163,45 @@ export function scanString(s: Scanner): boolean {
             width = 6;
           } else {
             // repair: `\u` without four hex digits is text: its backslash is kept, escaped
-            s.record('escaped_backslash', i);
-            sawRawBackslash(s);
+            keptBackslash(s, i, false);
             decoded = '\\';
             width = 1;
           }
           break;
         }
-        case 0x0a: // \ before a line feed: a line continuation
-          s.record('removed_invalid_escape', i);
+        case 0x0a: // \ before a line feed
+          // repair: the line break is kept and the backslash dropped; JavaScript, JSON5 and Python
+          // read it as a line continuation that drops the break too — readings differ: medium
+          s.log.doubt('removed_invalid_escape', s.at(i), 'medium');
           decoded = '\n';
           break;
+        case 0x78: { // \x
+          // repair: `\xe9` (Python's and JavaScript's escape for a character up to U+00FF) becomes
+          // that character. In a single-quoted string (Python's repr) that is what it means; in a
+          // double-quoted one it may be a path (`C:\xfe\`): medium
+          const code = i + 3 < len ? (hexValue(text.charCodeAt(i + 2)) << 4) | hexValue(text.charCodeAt(i + 3)) : -1;
+          if (code < 0) {
+            if (i + 4 > len && !s.final) return hold(s, run, i);
+            keptBackslash(s, i, false); // repair: `\x` without two hex digits is text, as below
+            decoded = '\\';
+            width = 1;
+            break;
+          }
+          if (open === 0x27) s.record('removed_invalid_escape', i);
+          else s.log.doubt('removed_invalid_escape', s.at(i), 'medium');
+          decoded = String.fromCharCode(code);
+          width = 4;
+          break;
+        }
         case 0x27: // \'
           if (open !== 0x27) s.record('removed_invalid_escape', i); // repair: `\'` is not a JSON escape
           decoded = "'";
           break;
         default:
           // repair: a backslash that starts no JSON escape (`\d` in a regex, `C:\Users`) is kept as
-          // text: it is escaped, and the character after it is read as usual
-          s.record('escaped_backslash', i);
-          sawRawBackslash(s);
+          // text: it is escaped, and the character after it is read as usual. `\v` and `\0` are
+          // JavaScript's and JSON5's vertical tab and NUL: keeping them as text is a choice, medium
+          keptBackslash(s, i, e === 0x76 || e === 0x30); // v 0
           decoded = '\\';
           width = 1;
       }
@@ -181,6 +225,7 @@ export function scanString(s: Scanner): boolean {
   // have swallowed what followed its lost closing quote: medium
   if (s.controlSeen > s.strStart) s.log.doubt('closed_string', s.at(len), 'medium');
   else s.record('closed_string', len);
+  s.warnTruncated(s.strStart);
   finishString(s, text.slice(run, i));
   s.i = len;
   return true;
@@ -427,6 +472,8 @@ function startsValue(text: string, j: number, len: number): boolean {
 }
 
 function finishString(s: Scanner, lastRun: string): void {
+  // `\frac` in a string with no other sign of raw backslashes: valid JSON read otherwise (medium)
+  if (s.strRawChosenAt >= 0 && !s.strInvalidSeen) s.log.doubt('escaped_backslash', s.strRawChosenAt, 'medium');
   const parts = s.strParts;
   let value = lastRun;
   if (parts.length !== 0) { // (setting an array's length is a slow runtime call: only when needed)

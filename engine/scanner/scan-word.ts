@@ -165,6 +165,9 @@ export function scanValueWord(s: Scanner): boolean {
   const atEnd = i >= len;
   if (i > start) {
     const form = numberForm(text, start, i);
+    // The input ends inside a number in a container (`{"price": 12`, `[1.5, 2.`): its digits may
+    // go on past the cut. A root number alone (`42`) is a whole answer.
+    if (atEnd && form !== NOT_NUMBER && s.stack.length > 0) s.warnTruncated(s.at(start));
     if (form === VALID && !atEnd && text.charCodeAt(i) === 0x3a && s.stack.length > 0) { // :
       // repair: `"time": 10:30`, `"ratio": 16:9` — digits, a colon and digits are a clock time or a
       // ratio, kept as text (bareValue), not a number and a stray colon
@@ -259,6 +262,15 @@ export function scanValueWord(s: Scanner): boolean {
     }
     if (literal(s, word, start, atEnd)) {
       s.i = i;
+      return true;
+    }
+    const spelled = numberLiteral(word);
+    if (spelled !== null) {
+      // repair: `0xFF`, `1_000_000` — a number in a spelling JavaScript, JSON5 and Python share
+      // and JSON lacks becomes that number
+      s.record('normalized_decimal', start);
+      s.i = i;
+      s.emit(spelled);
       return true;
     }
   }
@@ -416,6 +428,21 @@ function thousandsGroup(s: Scanner, text: string, start: number, end: number, st
   return true;
 }
 
+// Hex up to 13 digits and digit groups up to 15 digits: every such number is an exact double.
+const HEX_NUMBER = /^(-?)0[xX]([0-9a-fA-F]{1,13})$/;
+const GROUPED_NUMBER = /^-?[1-9][0-9]*(?:_[0-9]+)+(?:\.[0-9]+)?$/;
+
+/** The value of a hex (`0xFF`) or digit-grouped (`1_000_000`) number word, else null. */
+function numberLiteral(word: string): number | null {
+  const hex = HEX_NUMBER.exec(word);
+  if (hex !== null) return (hex[1] === '-' ? -1 : 1) * parseInt(hex[2]!, 16);
+  if (!GROUPED_NUMBER.test(word)) return null;
+  const digits = word.replace(/_/g, '');
+  return digits.replace(/[-.]/g, '').length <= 15 ? Number(digits) : null;
+}
+
+const NAME_ESCAPE = /\\u([0-9a-fA-F]{4})/g;
+
 /** An unquoted member name at s.i: up to the `:` (or the end of the member), trimmed. */
 export function scanKeyWord(s: Scanner): boolean {
   const text = s.text;
@@ -441,7 +468,9 @@ export function scanKeyWord(s: Scanner): boolean {
   s.record('quoted_unquoted_keys', start);
   if (i < len && text.charCodeAt(i) === 0x22 && text.charCodeAt(i + 1) === 0x3a) i++; // `{a":1}`: a stray quote before the colon
   const top = s.stack[s.stack.length - 1]!;
-  top.key = text.slice(start, end);
+  const name = text.slice(start, end);
+  // `{\u0061b: 1}`: a bare name may spell a character as `\uXXXX` (JSON5, JavaScript): it is decoded
+  top.key = name.includes('\\u') ? name.replace(NAME_ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : name;
   top.keyPos = s.at(start);
   s.afterComma = false;
   s.phase = COLON;

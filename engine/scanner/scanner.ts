@@ -90,6 +90,7 @@ export class Scanner {
   /** Nesting went past MAX_DEPTH: the input is refused rather than built into a value nobody can serialize. */
   tooDeep = false;
   nanWarned = false;
+  truncatedWarned = false;
   // String state, live while inString.
   inString = false;
   strIsKey = false;
@@ -101,6 +102,10 @@ export class Scanner {
   strRawSeen = false;
   /** Escapes decoded so far that read as raw backslashes once strRawSeen: (part index, input offset, letter) triples. */
   readonly strRawCandidates: number[] = [];
+  /** The string has shown a backslash JSON has no escape for (not only a `\b`/`\f` before a letter). */
+  strInvalidSeen = false;
+  /** Input offset of the first `\b`/`\f` before a letter read as a raw backslash in the string; -1 none. */
+  strRawChosenAt = -1;
   /**
    * Per nesting depth, the names of the last object closed there, as V8's internalized strings.
    * Sibling objects (rows of an array) repeat their names: a name that matches the memo is taken
@@ -149,6 +154,17 @@ export class Scanner {
     if (this.nanWarned) return;
     this.nanWarned = true;
     this.warnings.push(makeWarning('NAN_REPLACED', undefined, { position: this.base + windowIndex }));
+  }
+
+  /**
+   * The input ends inside a string or a number: the model was cut off (its output-token limit) in
+   * the middle of a value, so that value's end is unknown — a warning, so the reply is at most medium.
+   * `position`: the input offset where the cut value starts.
+   */
+  warnTruncated(position: number): void {
+    if (this.truncatedWarned) return;
+    this.truncatedWarned = true;
+    this.warnings.push(makeWarning('TRUNCATED_OUTPUT', undefined, { position }));
   }
 
   /** Scans a piece of input. `final` says no more input follows. */

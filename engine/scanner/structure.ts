@@ -313,11 +313,27 @@ export function afterRoot(s: Scanner, c: number): boolean {
   // likely meant to be part of it: low confidence; a JSON value of its own (`{"a": 1} or {"a":
   // 2}`) means the answer was chosen among values: medium
   if (s.rootCommaPos >= 0 && startsScalar(s.text, i)) s.log.doubt('stripped_trailing_text', s.at(i), 'low');
-  else if (holdsJsonValue(s.text, i, s.text.length)) s.log.doubt('stripped_trailing_text', s.at(i), 'medium');
+  else if (holdsJsonValue(s.text, i, s.text.length) || isLoneScalar(s.text, i)) s.log.doubt('stripped_trailing_text', s.at(i), 'medium');
   else s.record('stripped_trailing_text', i);
   s.trailingReported = true;
   s.phase = TRAILING;
   return true;
+}
+
+const LONE_SCALAR_MAX = 64;
+
+/**
+ * The rest of the text from i is one JSON scalar alone (`[1] 2`, `{"a": 1} true`): a second value,
+ * not prose, so dropping it chose the first (medium).
+ */
+function isLoneScalar(text: string, i: number): boolean {
+  if (text.length - i > LONE_SCALAR_MAX || !startsScalar(text, i)) return false;
+  try {
+    const value: unknown = JSON.parse(text.slice(i));
+    return value === null || typeof value !== 'object';
+  } catch {
+    return false;
+  }
 }
 
 const LITERAL_AHEAD = /^(?:true|false|null)(?![A-Za-z0-9_])/;

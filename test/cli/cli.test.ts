@@ -70,6 +70,10 @@ t.test('--min-confidence: exit 2 below it, the JSON still printed', async (t) =>
   t.match(below.stderr, /confidence medium is below --min-confidence high/);
   t.equal((await jsonmend(['repair', '--min-confidence', 'medium'], '{"a": NaN}')).code, 0);
   t.equal((await jsonmend(['repair', '--min-confidence', 'high'], '{"a": 1,}')).code, 0, 'a high-confidence repair');
+  // a reply cut off inside a string (the model's token limit): TRUNCATED_OUTPUT makes it medium
+  const cut = await jsonmend(['repair', '--min-confidence', 'high'], '{"summary": "The quarter closed with rev');
+  t.equal(cut.code, 2, 'a reply cut inside a string is caught');
+  t.equal((await jsonmend(['repair', '--min-confidence', 'high'], '{"a": [1, 2]')).code, 0, 'cut between values: nothing guessed');
 });
 
 t.test('bad usage: a message and exit 64', async (t) => {

@@ -16,7 +16,7 @@ const rows: Row[] = [
   ['<think>The user wants {a}.</think>\n{"a": 2}', { a: 2 }, ['stripped_leading_text']],
   // A reasoning block never closed: the JSON on its own line in it is the answer.
   ['<think>I will output {"a": 0} maybe\n\n{"a": 1}', { a: 1 }, ['stripped_leading_text'], 'medium'],
-  ['<think>x</think><think>y\n{"b": 2', { b: 2 }, ['stripped_leading_text', 'closed_object_bracket']],
+  ['<think>x</think><think>y\n{"b": 2', { b: 2 }, ['stripped_leading_text', 'closed_object_bracket'], 'medium'],
   // A bracketed word in the prose (a citation, a tag) is prose, not the root; arrays stay arrays.
   ['Note [1]: see below.\n{"a": 1, "b": [2]}', { a: 1, b: [2] }, ['stripped_leading_text']],
   ['I [think] this is right:\n```json\n{"a": 1}\n```', { a: 1 }, ['stripped_leading_text', 'removed_markdown_fence']],
@@ -54,13 +54,13 @@ const rows: Row[] = [
   ['{"a": 1}\n{b: 2}', [{ a: 1 }, { b: 2 }], ['wrapped_multiple_values', 'quoted_unquoted_keys'], 'medium'],
   ['{"a": 1}\n{name: John Smith}', [{ a: 1 }, { name: 'John Smith' }], ['wrapped_multiple_values', 'quoted_unquoted_keys', 'quoted_bare_string'], 'medium'],
   ['["x"]\n[apple, pear]', [['x'], ['apple', 'pear']], ['wrapped_multiple_values', 'quoted_bare_string'], 'medium'],
-  // truncation, cut anywhere
-  ['{"a": 1, "b": [1, 2', { a: 1, b: [1, 2] }, ['closed_array_bracket', 'closed_object_bracket']],
-  ['{"a": "hello wor', { a: 'hello wor' }, ['closed_string', 'closed_object_bracket']],
-  ['{"a": 1, "b', { a: 1 }, ['closed_string', 'closed_object_bracket', 'removed_truncated_member']],
+  // truncation, cut anywhere: inside a string or a number, the TRUNCATED_OUTPUT warning makes it medium
+  ['{"a": 1, "b": [1, 2', { a: 1, b: [1, 2] }, ['closed_array_bracket', 'closed_object_bracket'], 'medium'],
+  ['{"a": "hello wor', { a: 'hello wor' }, ['closed_string', 'closed_object_bracket'], 'medium'],
+  ['{"a": 1, "b', { a: 1 }, ['closed_string', 'closed_object_bracket', 'removed_truncated_member'], 'medium'],
   ['{"a": 1, "b": ', { a: 1 }, ['closed_object_bracket', 'removed_truncated_member']],
-  ['{"a": "x\\u00', { a: 'x' }, ['closed_string', 'closed_object_bracket']],
-  ['{"a": "x\\', { a: 'x' }, ['closed_string', 'closed_object_bracket']],
+  ['{"a": "x\\u00', { a: 'x' }, ['closed_string', 'closed_object_bracket'], 'medium'],
+  ['{"a": "x\\', { a: 'x' }, ['closed_string', 'closed_object_bracket'], 'medium'],
   ['{"n": 12.', { n: 12 }, ['completed_truncated_number', 'closed_object_bracket'], 'medium'],
   ['{"n": 2e-', { n: 2 }, ['completed_truncated_number', 'closed_object_bracket'], 'medium'],
   ['{"n": -', {}, ['closed_object_bracket', 'removed_truncated_member'], 'medium'],
@@ -159,6 +159,18 @@ const rows: Row[] = [
   ['{a: "q\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude80 end",}', { a: 'q"\\/\b\f\n\r\t\u00e9\ud83d\ude80 end' }, ['quoted_unquoted_keys', 'removed_trailing_comma']],
   ['{a: "\\u12 and \\u00zz",}', { a: '\\u12 and \\u00zz' }, ['quoted_unquoted_keys', 'escaped_backslash', 'removed_trailing_comma']],
   ['{a: "\\frac{1}{2} \\d",}', { a: '\\frac{1}{2} \\d' }, ['quoted_unquoted_keys', 'escaped_backslash', 'removed_trailing_comma']],
+  // `\f` or `\b` before a letter is nobody's form feed or backspace: LaTeX or a path. In a string
+  // that is otherwise valid JSON that reading is chosen (medium); with another raw backslash, high.
+  ['{"formula": "\\frac{1}{2}"}', { formula: '\\frac{1}{2}' }, ['escaped_backslash'], 'medium'],
+  ['{"f": "\\frac{1}{2} \\times 3", "g": "\\beta"}', { f: '\\frac{1}{2} \\times 3', g: '\\beta' }, ['escaped_backslash'], 'medium'],
+  ['{"f": "\\frac{a}{b} + \\alpha"}', { f: '\\frac{a}{b} + \\alpha' }, ['escaped_backslash']],
+  // Python's `\xHH`: its character; in a double-quoted string it may be a path, so medium
+  ["{'name': 'Caf\\xe9'}", { name: 'Café' }, ['converted_single_quotes', 'removed_invalid_escape']],
+  ['{"name": "Caf\\xe9"}', { name: 'Café' }, ['removed_invalid_escape'], 'medium'],
+  ['{"p": "C:\\xyz"}', { p: 'C:\\xyz' }, ['escaped_backslash']],
+  // numbers in a spelling JavaScript, JSON5 and Python share: hex and digit groups
+  ['{mask: 0xFF, n: -0x1f, pop: 1_000_000, s: 1_000.5}', { mask: 255, n: -31, pop: 1000000, s: 1000.5 }, ['quoted_unquoted_keys', 'normalized_decimal']],
+  ['[0_1, 1__0, 0x, 0xFFFFFFFFFFFFFF]', ['0_1', '1__0', '0x', '0xFFFFFFFFFFFFFF'], ['quoted_bare_string'], 'medium'],
   ['"a" + "b" + "c"', 'abc', ['concatenated_strings']],
   // wrappers and several values
   ['callback({"a": 1});', { a: 1 }, ['removed_jsonp_wrapper']],
@@ -257,8 +269,29 @@ t.test('NaN gives the NAN_REPLACED warning and medium confidence', async (t) => 
   t.equal(r.metadata.confidence, 'medium');
 });
 
+t.test('a reply cut inside a string or a number carries TRUNCATED_OUTPUT, once, so it is medium', async (t) => {
+  const cut: Array<[string, number]> = [
+    ['{"a": "hello wor', 6], ['{"a": 1, "note": "x\\u00', 17], ['{"a": 12', 6], ['[1, 2.', 4], ['{"n": 2e-', 6],
+    ['{"a": "x", "b', 11], ['"a root string, cut', 0], ['Here it is:\n```json\n{"items": ["one", "tw', 38],
+  ];
+  for (const [text, position] of cut) {
+    const r = repair(text);
+    t.strictSame(r.metadata.warnings.map((w) => [w.code, w.position]), [['TRUNCATED_OUTPUT', position]], JSON.stringify(text));
+    t.equal(r.metadata.confidence, 'medium', JSON.stringify(text));
+    const stream = createStream();
+    stream.push(text.slice(0, 5));
+    stream.push(text.slice(5));
+    t.strictSame(stream.finalize().metadata.warnings.map((w) => w.code), ['TRUNCATED_OUTPUT'], `streamed ${JSON.stringify(text)}`);
+  }
+  // Cut between values, or a whole scalar answer: nothing was cut mid-value.
+  for (const text of ['{"a": "x"', '{"a": 12 ', '{"a": [1, 2]', '{"a": tru', '42', '"done"']) {
+    t.strictSame(repair(text).metadata.warnings, [], JSON.stringify(text));
+  }
+});
+
 t.test('valid JSON comes back unchanged, high, with no repairs', async (t) => {
-  for (const text of ['{"a":[1,2,{"b":null}],"c":"d"}', '[]', '0', '"x"', 'true', ' {"a": 1} ', '{"__proto__": {"x": 1}}']) {
+  for (const text of ['{"a":[1,2,{"b":null}],"c":"d"}', '[]', '0', '"x"', 'true', ' {"a": 1} ', '{"__proto__": {"x": 1}}',
+    '{"page": "one\\f\\ntwo", "b": "\\\\beta", "c": "\\b1"}']) {
     const r = repair(text);
     t.same(r.repaired, JSON.parse(text));
     t.match(r.metadata, { confidence: 'high', was_repaired: false, output_valid_json: true, syntax_repairs: [], schema_repairs: [], repairs_applied: [], warnings: [], errors: [] });

@@ -27,8 +27,10 @@ t.test('CONTRACT=envelope', async (t) => {
 t.test('CONTRACT=compact', async (t) => {
   const server = await startServer(t, { API_KEYS: `${KEY}:unlimited`, CONTRACT: 'compact' });
   const url = `${server.url}/v1/repair`;
-  const ok = await postJson(url, { content: '{"a":1' }, auth);
-  t.same(ok.body, { valid: true, repaired: '{"a":1}', confidence: 'high', warnings: [], repairs: ['closed_object_bracket'] });
+  const ok = await postJson(url, { content: '{"a":[1]' }, auth);
+  t.same(ok.body, { valid: true, repaired: '{"a":[1]}', confidence: 'high', warnings: [], repairs: ['closed_object_bracket'] });
+  const cut = await postJson(url, { content: '{"a":"hel' }, auth);
+  t.match(cut.body, { valid: true, repaired: '{"a":"hel"}', confidence: 'medium', warnings: [{ code: 'TRUNCATED_OUTPUT' }] });
   const envelopeBody = await postJson(url, { raw_output: '{"a":1}' }, auth);
   t.same(Object.keys(envelopeBody.body).sort(), ['confidence', 'errors', 'valid']);
   t.equal(envelopeBody.body.errors[0].code, 'INVALID_REQUEST');

@@ -44,10 +44,11 @@ t.test('envelope: valid input comes back unchanged, high confidence', async (t) 
 });
 
 t.test('envelope: a truncated object is closed and the repair reported', async (t) => {
-  const answer = await postJson(repairUrl, { raw_output: '{"a":1' }, auth);
+  // Cut after a complete value: nothing in it is a guess (cut inside `1` it would warn TRUNCATED_OUTPUT)
+  const answer = await postJson(repairUrl, { raw_output: '{"a":[1]' }, auth);
   t.equal(answer.status, 200);
   t.equal(answer.body.success, true);
-  t.same(answer.body.repaired, { a: 1 });
+  t.same(answer.body.repaired, { a: [1] });
   t.equal(answer.body.metadata.was_repaired, true);
   t.equal(answer.body.metadata.confidence, 'high');
   t.same(answer.body.metadata.repairs_applied.map((r: any) => r.type), ['closed_object_bracket']);
