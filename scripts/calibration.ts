@@ -1,6 +1,6 @@
 // `npm run calibration [-- --list high]`: how far each confidence level can be trusted. For the
 // realistic replies (test/engine/fixtures/model-output.json, each with the value a careful reader
-// takes) and the peers' test tables (../shared/peer-cases; PEER_CASES_DIR overrides), the share of
+// takes) and the peers' test tables (test/fixtures/peer-cases; PEER_CASES_DIR overrides), the share of
 // answers at each level that are right. A peer answer counts as right when we agree with the peer
 // or a documented deliberate difference (docs/peers.md) explains the disagreement; an input the
 // peer gives up on has no known answer and is left out. docs/repairs.md publishes the table.
@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { classifyDifference } from '../bench/engine/peer-differences.js';
-import { loadPeerTables, type Ours } from '../bench/engine/peer-tables.js';
+import { loadPeerTables, PEER_CASES_DIR, type Ours } from '../bench/engine/peer-tables.js';
 import { jsonEqual } from '../bench/lib/json-equal.js';
 import { printTable } from '../bench/lib/table.js';
 import { repair } from '../engine/index.js';
@@ -40,7 +40,7 @@ const onReplies = empty();
 for (const c of replies) if (c.fails !== true) count(onReplies, c.input, c.expected, (value) => jsonEqual(value, c.expected));
 lists.push(['realistic replies', onReplies]);
 
-const peersDir = resolve(process.env.PEER_CASES_DIR ?? '../shared/peer-cases');
+const peersDir = resolve(process.env.PEER_CASES_DIR ?? PEER_CASES_DIR);
 if (existsSync(peersDir)) {
   for (const table of loadPeerTables(peersDir)) {
     const tallies = empty();
