@@ -39,6 +39,7 @@ process.stdout.write(JSON.stringify({
   node: config.redisUrl === undefined ? undefined : config.nodeId,
   version: VERSION,
   uws: server.backend,
+  uwsPackage: server.uwsPackage,
   workers: config.workers,
   contract: config.contract,
 }) + '\n');
