@@ -25,8 +25,8 @@ t.match(readFileSync(join(PYTHON, 'pyproject.toml'), 'utf8'), new RegExp(`^versi
 t.match(readFileSync(join(PYTHON, 'src', 'jsonmend', '_version.py'), 'utf8'), `__version__ = "${version}"`, '__version__ is the repository version');
 
 const KEY = generateApiKey();
-const server = await startServer(t, { API_KEYS: `${KEY}:unlimited` });
-const shortTtl = await startServer(t, { API_KEYS: `${KEY}:unlimited`, SESSION_TTL_MS: '150' });
+const server = await startServer(t, { API_KEYS: `${KEY}:unlimited` }, 30_000);
+const shortTtl = await startServer(t, { API_KEYS: `${KEY}:unlimited`, SESSION_TTL_MS: '150' }, 30_000);
 
 // setuptools builds wheels by itself from 70.1 on; before that it needs the `wheel` package.
 const canBuildWheel = spawnSync('python3', ['-c', 'import setuptools, importlib.util as u, sys; sys.exit(0 if u.find_spec("setuptools.command.bdist_wheel") or u.find_spec("wheel") else 1)']).status === 0;
