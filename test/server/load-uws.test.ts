@@ -83,12 +83,12 @@ t.test('this machine: the loader with its defaults finds the installed package',
 });
 
 t.test('the server reports the package it runs on in /health', async (t) => {
-  const plain = await startServer(t);
+  const plain = await startServer(t, {}, 30_000);
   const health = await (await fetch(`${plain.url}/health`)).json() as { uws: string; uwsPackage: string };
   t.same([health.uws, health.uwsPackage], ['native', loadUws(false).packageName]);
   // An "official" package on NODE_PATH (the unofficial build under the official name) is the one used.
   const { modules } = installed(t, { [OFFICIAL]: `module.exports = require(${JSON.stringify(REAL_UNOFFICIAL)});` });
-  const official = await startServer(t, { NODE_PATH: modules });
+  const official = await startServer(t, { NODE_PATH: modules }, 30_000);
   const reported = await (await fetch(`${official.url}/health`)).json() as { uws: string; uwsPackage: string };
   t.same([reported.uws, reported.uwsPackage], ['native', OFFICIAL]);
 });
