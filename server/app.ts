@@ -32,7 +32,7 @@ import { statusRoutes } from './status/status-routes.js';
 import { Streaming } from './streaming/streaming.js';
 import { sharedConsole, webRoutes } from './web/web-routes.js';
 import type { RepairTaskSettings } from './batch/repair-task.js';
-import { loadUws, type LoadedUws, type TemplatedApp, type us_listen_socket, type UwsBackend } from './http/load-uws.js';
+import { loadUws, type LoadedUws, type TemplatedApp, type us_listen_socket, type UwsBackend, type UwsIdentity } from './http/load-uws.js';
 
 export interface ServerParts {
   /** Default: an in-memory store seeded from API_KEYS. */
@@ -58,6 +58,8 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly backend: UwsBackend;
+  /** The package uWS was loaded from (the official uWebSockets.js when installed). */
+  readonly uwsPackage: string;
   readonly logger: Logger;
   /** Stops accepting, waits for requests in flight (bounded), then stops the pool. */
   shutdown(): Promise<{ drained: boolean }>;
@@ -150,19 +152,21 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
 }
 
 export async function startServer(config: Config, parts: ServerParts = {}): Promise<RunningServer> {
-  const { uws, backend } = loadUws(config.uwsAllowFallback);
+  const { uws, backend, packageName, skipped } = loadUws(config.uwsAllowFallback);
   const logger = parts.logger ?? new Logger(config.logLevel);
+  // An installed package that could not be used (a binary built for another Node or glibc) is worth a line.
+  for (const passed of skipped) if (passed.reason !== 'not installed') logger.log('warn', `${passed.packageName} is installed but not used`, { reason: passed.reason });
   const lifecycle = new Lifecycle();
   const services = createServices(config, parts, logger, lifecycle);
   const ctx = createContext(config, parts, services.metrics, lifecycle, logger);
   const app = uws.App();
-  mountAll(app, ctx, backend, services, parts);
+  mountAll(app, ctx, { backend, packageName }, services, parts);
   const listening = await listenAll(uws, app, config, parts, services);
   const port = uws.us_socket_local_port(listening.socket);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (services.cluster !== null) await services.cluster.start(peerUrlOf(uws, config, host, port, listening));
   const shutdown = makeShutdown(uws, config, lifecycle, logger, services, listening);
-  return { url: `http://${host}:${port}`, port, backend, logger, shutdown };
+  return { url: `http://${host}:${port}`, port, backend, uwsPackage: packageName, logger, shutdown };
 }
 
 /** The repair pool, metrics, streaming and its forwarding between nodes, with their /metrics sources. */
@@ -222,7 +226,7 @@ function createContext(config: Config, parts: ServerParts, metrics: Metrics, lif
 }
 
 /** Every endpoint on the app, each route name known to /metrics from the start. */
-function mountAll(app: TemplatedApp, ctx: HttpContext, backend: UwsBackend, services: Services, parts: ServerParts): void {
+function mountAll(app: TemplatedApp, ctx: HttpContext, uws: UwsIdentity, services: Services, parts: ServerParts): void {
   const { pool, settings, metrics, cluster, streaming } = services;
   // One gate: both routes see the same HTTP-thread schema cache. Warmed before listening, so the
   // first schema this thread compiles (a cheap one, see the gate) stalls no request for ~80 ms.
@@ -233,13 +237,13 @@ function mountAll(app: TemplatedApp, ctx: HttpContext, backend: UwsBackend, serv
   const routes: RouteEntry[] = [
     { method: 'post', path: '/v1/repair', name: repair.name, handler: jsonPostHandler(repair, ctx) },
     { method: 'post', path: '/v1/demo/repair', name: demo.name, handler: jsonPostHandler(demo, ctx) },
-    ...statusRoutes(ctx, pool, metrics, backend, parts.stores),
+    ...statusRoutes(ctx, pool, metrics, uws, parts.stores),
     ...streaming.routes(ctx),
     ...(cluster?.routes(ctx, streaming.sessions) ?? []),
     ...(parts.extraRoutes?.(ctx, pool) ?? []),
   ];
   for (const name of [...routes.map((r) => r.name), 'not_found', 'method_not_allowed', BAD_FRAMING_ROUTE]) metrics.addRoute(name);
-  mountRoutes(app, ctx, routes, backend === 'native');
+  mountRoutes(app, ctx, routes, uws.backend === 'native');
 }
 
 /**

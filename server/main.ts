@@ -4,6 +4,7 @@ import { startService } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config/load-config.js';
 import { VERSION } from './config/version.js';
 import { Logger } from './observe/logger.js';
+import { startHints } from './observe/start-hints.js';
 import { runPrimary, type ListeningMessage } from './process-primary.js';
 
 // A closed stdout (EPIPE) must not kill the service; logs are best effort.
@@ -39,8 +40,10 @@ process.stdout.write(JSON.stringify({
   node: config.redisUrl === undefined ? undefined : config.nodeId,
   version: VERSION,
   uws: server.backend,
+  uwsPackage: server.uwsPackage,
   workers: config.workers,
   contract: config.contract,
+  ...(primary === undefined ? startHints(server.url) : {}),
 }) + '\n');
 
 if (config.metricsToken === null) {

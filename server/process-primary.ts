@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config/load-config.js';
 import { Logger } from './observe/logger.js';
+import { startHints } from './observe/start-hints.js';
 import { VERSION } from './config/version.js';
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
@@ -65,7 +66,7 @@ export async function runPrimary(config: Config, env: NodeJS.ProcessEnv, fatal: 
     announced = true;
     process.stdout.write(JSON.stringify({
       time: Date.now(), level: 'info', msg: `listening on ${url}`, version: VERSION, processes: config.processes,
-      nodes: nodes.map((n) => n.nodeId).join(','), workers: config.workers, contract: config.contract,
+      nodes: nodes.map((n) => n.nodeId).join(','), workers: config.workers, contract: config.contract, ...startHints(url),
     }) + '\n');
   };
 

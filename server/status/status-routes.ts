@@ -1,6 +1,6 @@
 // GET /health and GET /metrics, answered at once from in-memory state. With METRICS_TOKEN set,
 // /metrics needs `Authorization: Bearer <METRICS_TOKEN>`, and /health shows the public its status
-// only (what a load balancer needs), its details (version, backend, pool) to that bearer alone.
+// only (what a load balancer needs), its details (version, uWS backend and package, pool) to that bearer alone.
 // Unset, both stay open as the operator interface has them (docs/operations.md).
 import { makeError } from '../contracts/error-codes.js';
 import { OperatorToken } from './operator-token.js';
@@ -13,20 +13,20 @@ import type { RouteEntry } from '../http/router.js';
 import { answerAtOnce, type SimpleAnswer } from '../http/simple-answer.js';
 import { metricFamily, type Metrics } from '../observe/metrics.js';
 import type { RepairPool } from '../batch/repair-pool.js';
-import type { UwsBackend } from '../http/load-uws.js';
+import type { UwsIdentity } from '../http/load-uws.js';
 import { VERSION } from '../config/version.js';
 
 const PUBLIC_OK = JSON.stringify({ status: 'ok' });
 const PUBLIC_DRAINING = JSON.stringify({ status: 'draining' });
 
-export function statusRoutes(ctx: HttpContext, pool: RepairPool, metrics: Metrics, backend: UwsBackend, stores?: StoreStatus): RouteEntry[] {
+export function statusRoutes(ctx: HttpContext, pool: RepairPool, metrics: Metrics, uws: UwsIdentity, stores?: StoreStatus): RouteEntry[] {
   const startedAt = Date.now();
   const token = new OperatorToken(ctx.config.metricsToken);
   // What /health shows only to the token's bearer stays visible to whoever may scrape /metrics.
-  const buildInfo = `jsonmend_build_info{version="${VERSION}",uws="${backend}",contract="${ctx.config.contract}"} 1`;
+  const buildInfo = `jsonmend_build_info{version="${VERSION}",uws="${uws.backend}",uws_package="${uws.packageName}",contract="${ctx.config.contract}"} 1`;
   metrics.addSource(() => {
     const out: string[] = [];
-    metricFamily(out, 'jsonmend_build_info', 'gauge', 'The running version, uWS backend and CONTRACT setting.');
+    metricFamily(out, 'jsonmend_build_info', 'gauge', 'The running version, uWS backend and package, and CONTRACT setting.');
     out.push(buildInfo);
     return out;
   });
@@ -35,7 +35,8 @@ export function statusRoutes(ctx: HttpContext, pool: RepairPool, metrics: Metric
     status: draining ? 'draining' : down.length > 0 ? 'degraded' : 'ok',
     ...(stores === undefined || stores.stores.length === 0 ? {} : { stores: stores.summary(), ...(down.length > 0 ? { degraded: down } : {}) }),
     version: VERSION,
-    uws: backend,
+    uws: uws.backend,
+    uwsPackage: uws.packageName,
     contract: ctx.config.contract,
     uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
     inflightRequests: ctx.lifecycle.inflight,

@@ -6,6 +6,7 @@ import { ERROR_CODES, WARNING_CODES } from '../contracts/error-codes.js';
 import { REPAIR_KINDS } from '../../engine/repair-kinds.js';
 import { TIER_NAMES } from '../config/tiers.js';
 import { closedObject as closed, REQUEST_SCHEMAS } from '../contracts/request-schemas.js';
+import { UWS_PACKAGES } from '../http/load-uws.js';
 
 const ref = (name: string): { $ref: string } => ({ $ref: `#/components/schemas/${name}` });
 const str = { type: 'string' } as const;
@@ -150,6 +151,7 @@ export const SCHEMAS: Record<string, object> = {
       degraded: { type: 'array', items: { type: 'string', enum: ['redis', 'postgres'] }, description: 'The stores that are down (only while status is degraded).' },
       version: str,
       uws: { type: 'string', enum: ['native', 'fallback'] },
+      uwsPackage: { type: 'string', enum: [...UWS_PACKAGES], description: 'The package uWS was loaded from: the official uWebSockets.js when installed and native, else the unofficial build.' },
       contract: { type: 'string', enum: ['auto', 'envelope', 'compact'] },
       uptimeSeconds: int,
       inflightRequests: int,

@@ -37,10 +37,11 @@ export interface TestHaproxy {
   waitUp(timeoutMs?: number): Promise<void>;
 }
 
-export async function startHaproxy(t: Teardown, node1: string, node2: string): Promise<TestHaproxy> {
+/** `port`: where HAProxy listens on 127.0.0.1; a free one when absent or 0. */
+export async function startHaproxy(t: Teardown, node1: string, node2: string, port = 0): Promise<TestHaproxy> {
   const dir = mkdtempSync(join(tmpdir(), 'jsonmend-haproxy-'));
   const socket = join(dir, 'stats.sock');
-  const port = await freePort();
+  if (port === 0) port = await freePort();
   const env = { ...process.env, JSONMEND_LISTEN: `127.0.0.1:${port}`, JSONMEND_NODE1: node1, JSONMEND_NODE2: node2, HAPROXY_STATS_SOCKET: socket };
   const child = spawn('haproxy', ['-db', '-f', HAPROXY_CFG], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
