@@ -11,7 +11,7 @@
 // that push, so a session's operations add up to about the document's size.
 import type { ValueSink } from '../scanner/phases.js';
 import type { Scanner } from '../scanner/scanner.js';
-import { cloneJson, setMember } from '../schema/value-utils.js';
+import { setMember } from '../schema/value-utils.js';
 import { escapeToken } from '../schema/json-pointer.js';
 import type { Effective } from '../schema/effective.js';
 import type { PatchOperation } from '../types.js';
@@ -33,6 +33,8 @@ interface PreviewFrame {
   settledMark: number;
   /** The name or index of the member set last, when it is shown; null otherwise. */
   last: string | number | null;
+  /** The operation that added this container in this push (patch mode), while it is open. */
+  op: PatchOperation | null;
 }
 
 /** The string the scanner is reading, shown as it grows. */
@@ -59,8 +61,6 @@ export class ProgressivePreview implements ValueSink {
   private growing: GrowingString | null = null;
   /** Input offset of a string the preview waits to see whole (its schema does not let it grow). */
   private heldString = -1;
-  /** Operations whose value is a container shown in this push: copied when the push ends. */
-  private readonly fresh: PatchOperation[] = [];
 
   constructor(private readonly recordOps: boolean, private readonly schema: SchemaView | null) {}
 
@@ -75,8 +75,17 @@ export class ProgressivePreview implements ValueSink {
   end(s: Scanner): void {
     if (s.tooDeep) this.stopped = true;
     if (!this.stopped && s.inString && !s.strIsKey && !s.concat) this.showGrowing(s);
-    for (const op of this.fresh) op.value = cloneJson(op.value);
-    this.fresh.length = 0;
+    // An operation's container must stay as it is at the end of this push, while the preview's goes
+    // on growing. Containers that closed never change again and are sent as they are; only the open
+    // ones (one path down from the container the operation added) are copied, member lists only.
+    const frames = this.frames;
+    for (let d = 0; d < frames.length; d++) {
+      const op = frames[d]!.op;
+      if (op === null) continue;
+      op.value = snapshot(frames, d);
+      for (let k = d; k < frames.length; k++) frames[k]!.op = null;
+      break;
+    }
   }
 
   // --- ValueSink ----------------------------------------------------------------------------------
@@ -90,7 +99,7 @@ export class ProgressivePreview implements ValueSink {
       if (this.root !== undefined) return this.diverge();
       this.root = container;
       this.frames.push(this.frame(container, isArray, '', this.schema === null ? null : this.schema.root));
-      this.add('', container, true);
+      this.frames[this.frames.length - 1]!.op = this.add('', container);
       return;
     }
     const index = parent.count++;
@@ -109,7 +118,7 @@ export class ProgressivePreview implements ValueSink {
     const pointer = parent.pointer + '/' + (typeof name === 'number' ? name : escapeToken(name));
     this.set(parent, name, container);
     this.frames.push(this.frame(container, isArray, pointer, schema));
-    if (parent.shownIn !== this.push) this.add(pointer, container, true);
+    if (parent.shownIn !== this.push) this.frames[this.frames.length - 1]!.op = this.add(pointer, container);
   }
 
   value(value: unknown, key: string | undefined): void {
@@ -136,7 +145,7 @@ export class ProgressivePreview implements ValueSink {
       const shown = this.schema === null ? value : this.schema.scalar(this.schema.root, value);
       if (shown === HIDDEN) return;
       this.root = shown;
-      this.add('', shown, false);
+      this.add('', shown);
       this.settled.push('');
       return;
     }
@@ -152,7 +161,8 @@ export class ProgressivePreview implements ValueSink {
     if (!parent.isArray && Object.hasOwn(parent.dst, name)) return this.diverge();
     const pointer = parent.pointer + '/' + (typeof name === 'number' ? name : escapeToken(name));
     this.set(parent, name, shown);
-    if (parent.shownIn !== this.push) this.add(pointer, shown, shown !== null && typeof shown === 'object');
+    // A coerced value may be a container (a stringified object): it is whole, and never changes again.
+    if (parent.shownIn !== this.push) this.add(pointer, shown);
     this.settled.push(pointer);
   }
 
@@ -176,6 +186,7 @@ export class ProgressivePreview implements ValueSink {
     if (this.stopped) return;
     if (this.growing !== null) return this.diverge();
     const frame = this.frames.pop()!;
+    frame.op = null; // closed: the operation's value stays as it is
     if (frame.dst === null) return;
     // Its members settle with it: only the container is listed.
     this.settled.length = frame.shownIn === this.push ? frame.settledMark : 0;
@@ -190,7 +201,7 @@ export class ProgressivePreview implements ValueSink {
   // --- helpers ------------------------------------------------------------------------------------
 
   private frame(dst: Container | null, isArray: boolean, pointer: string, schema: Effective | null): PreviewFrame {
-    return { dst, isArray, pointer, schema, count: 0, shownIn: this.push, settledMark: this.settled.length, last: null };
+    return { dst, isArray, pointer, schema, count: 0, shownIn: this.push, settledMark: this.settled.length, last: null, op: null };
   }
 
   private memberSchema(parent: PreviewFrame, key: string | undefined, index: number): Effective | null | typeof HIDDEN {
@@ -204,11 +215,11 @@ export class ProgressivePreview implements ValueSink {
     frame.last = name;
   }
 
-  private add(path: string, value: unknown, container: boolean): void {
-    if (!this.recordOps) return;
+  private add(path: string, value: unknown): PatchOperation | null {
+    if (!this.recordOps) return null;
     const op: PatchOperation = { op: 'add', path, value };
     this.ops.push(op);
-    if (container) this.fresh.push(op);
+    return op;
   }
 
   /** Shows the string the scanner is reading, up to where its text is certain. */
@@ -261,4 +272,21 @@ export class ProgressivePreview implements ValueSink {
     if (addOp !== null) addOp.value = text;
     else if (growing.frame.shownIn !== this.push) this.ops.push({ op: 'append', path: growing.pointer, value: text });
   }
+}
+
+/**
+ * The container of `frames[d]` as it stands now, sharing every member that can no longer change:
+ * only the containers still open below it are copied (their member lists, not their members).
+ */
+function snapshot(frames: readonly PreviewFrame[], d: number): Container {
+  const frame = frames[d]!;
+  const dst = frame.dst!;
+  // Spread defines own data properties, so a `__proto__` member stays a member.
+  const copy: Container = frame.isArray ? (dst as unknown[]).slice() : { ...dst };
+  const child = frames[d + 1];
+  if (child !== undefined && child.dst !== null && frame.last !== null) {
+    if (frame.isArray) (copy as unknown[])[frame.last as number] = snapshot(frames, d + 1);
+    else setMember(copy as Record<string, unknown>, frame.last as string, snapshot(frames, d + 1));
+  }
+  return copy;
 }

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { applyPatch } from '../../client/apply-patch.js';
-import { createStream, repair, type StreamOptions, type StreamState } from '../../engine/index.js';
+import { createStream, repair, type PatchOperation, type StreamOptions, type StreamState } from '../../engine/index.js';
 
 const SEED = Number(process.env.FC_SEED ?? 20261127);
 
@@ -64,7 +64,7 @@ function run(pieces: string[], options: StreamOptions = {}): Run {
   const progressive = createStream({ ...options, preview: 'progressive' });
   const patch = createStream({ ...options, preview: 'patch' });
   const out: Run = { progressive: [], settled: [], patched: [], patchBytes: 0, final: undefined };
-  let doc: unknown = null;
+  const patches: PatchOperation[][] = [];
   for (const piece of pieces) {
     const a = progressive.push(piece);
     const b = patch.push(piece);
@@ -72,7 +72,12 @@ function run(pieces: string[], options: StreamOptions = {}): Run {
     out.settled.push(a.settled!);
     if (b.partial !== undefined) throw new Error('a patch state carries partial');
     out.patchBytes += JSON.stringify(b.partial_patch).length;
-    doc = applyPatch(doc, JSON.parse(JSON.stringify(b.partial_patch)));
+    patches.push(b.partial_patch!);
+  }
+  // Applied only now: each push's operations keep their values as they were when it answered.
+  let doc: unknown = null;
+  for (const ops of patches) {
+    doc = applyPatch(doc, ops);
     out.patched.push(structuredClone(doc));
   }
   out.final = progressive.finalize().repaired;
