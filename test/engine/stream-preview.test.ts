@@ -3,6 +3,8 @@
 // property test cuts generated documents at every boundary.
 import fc from 'fast-check';
 import t from 'tap';
+import { MalformedEmitter, type MalformedStyle } from '../../bench/engine/emit-malformed.js';
+import { createRandom } from '../../bench/lib/random.js';
 import { applyPatch } from '../../client/apply-patch.js';
 import { createStream, repair, type PatchOperation, type StreamOptions, type StreamState } from '../../engine/index.js';
 
@@ -162,6 +164,23 @@ t.test('generated documents cut at every boundary keep every guarantee', (t) => 
       const v = runViolation(run([text.slice(0, cut), text.slice(cut)]), container);
       if (v !== null) throw new Error(`${JSON.stringify(text)} cut at ${cut}: ${v}`);
     }
+    return true;
+  }), { seed: SEED, numRuns: 150 });
+  t.end();
+});
+
+t.test('model-style spellings (bare keys, single quotes, comments, missing commas) keep every guarantee', (t) => {
+  const style: fc.Arbitrary<MalformedStyle> = fc.record({
+    bareKeys: fc.constantFrom(0, 1), singleQuotes: fc.constantFrom(0, 1), trailingCommas: fc.constantFrom(0, 1),
+    lineComments: fc.constantFrom(0, 0.3), blockComments: fc.constantFrom(0, 0.3), missingCommas: fc.constantFrom(0, 0.3),
+    pythonLiterals: fc.boolean(),
+  });
+  fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }), style, fc.nat(), (value, spelling, seed) => {
+    const emitter = new MalformedEmitter(createRandom(seed), spelling);
+    emitter.value(value, '');
+    const text = emitter.text();
+    const v = runViolation(run([...text]), value !== null && typeof value === 'object');
+    if (v !== null) throw new Error(`${JSON.stringify(text)} in 1-character pushes: ${v}`);
     return true;
   }), { seed: SEED, numRuns: 150 });
   t.end();
