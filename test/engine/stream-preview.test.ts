@@ -6,6 +6,7 @@ import t from 'tap';
 import { MalformedEmitter, type MalformedStyle } from '../../bench/engine/emit-malformed.js';
 import { createRandom } from '../../bench/lib/random.js';
 import { applyPatch } from '../../client/apply-patch.js';
+import { valueAt } from '../../engine/schema/json-pointer.js';
 import { createStream, repair, type PatchOperation, type StreamOptions, type StreamState } from '../../engine/index.js';
 
 const SEED = Number(process.env.FC_SEED ?? 20261127);
@@ -44,13 +45,6 @@ function growthViolation(prev: unknown, next: unknown, at = ''): string | null {
     if (v !== null) return v;
   }
   return null;
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  if (pointer === '') return root;
-  let node = root;
-  for (const token of pointer.split('/').slice(1)) node = (node as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return node;
 }
 
 interface Run {
