@@ -126,11 +126,12 @@ class Stream implements RepairStream {
     let safe = false;
     let partial: unknown = null;
     const root = s.roots[0];
-    if (s.roots.length === 1 && depth === 0 && !s.inString && !s.tooDeep && root !== null && typeof root === 'object' &&
-      (s.phase === AFTER_ROOT || s.phase === TRAILING) && s.rootCommaPos < 0 && s.log.strippedOnly()) {
+    if (s.roots.length === 1 && depth === 0 && !s.inString && !s.tooDeep && s.rootCommaPos < 0 &&
+      (s.phase === TRAILING || (s.phase === AFTER_ROOT && root !== null && typeof root === 'object')) && s.log.strippedOnly()) {
       // The reply's JSON is whole: judged as finalize reads the reply (docs/streaming.md "Preview
-      // modes"), without the fence and the prose around it. Text held after it (the start of a
-      // closing fence, a sentence) cannot change it.
+      // modes"), without the fence and the prose around it. Text held after a closed container (the
+      // start of a closing fence, a sentence) cannot change it; a scalar is whole once the text
+      // after it is known not to be JSON (a closing fence, prose).
       parseable = true;
       safe = !s.log.doubted();
       partial = root;
