@@ -29,7 +29,7 @@ interface PreviewFrame {
   count: number;
   /** The push that first showed this container: its members need no operations in that push. */
   shownIn: number;
-  /** Length of `settled` when this container was shown, when that was in the current push. */
+  /** How many values had settled in this push when this container was shown (when that was in this push). */
   settledMark: number;
   /** The name or index of the member set last, when it is shown; null otherwise. */
   last: string | number | null;
@@ -53,6 +53,13 @@ export class ProgressivePreview implements ValueSink {
   root: unknown = undefined;
   /** Pointers whose values became final in this push (a settled container's members with it). */
   settled: string[] = [];
+  // The values settled in this push as (container pointer, member) pairs, null for the container
+  // itself: most are dropped when their container settles in the same push, so their pointers are
+  // only written for those left when the push ends.
+  private readonly settledIn: string[] = [];
+  private readonly settledKey: Array<string | number | null> = [];
+  /** Frames by depth, reused: showing a container allocates no frame once its depth has been seen. */
+  private readonly pool: PreviewFrame[] = [];
   /** Operations from the previous push's preview to this one (patch mode). */
   ops: PatchOperation[] = [];
   private readonly frames: PreviewFrame[] = [];
@@ -68,6 +75,8 @@ export class ProgressivePreview implements ValueSink {
   begin(): void {
     this.push++;
     this.settled = [];
+    this.settledIn.length = 0;
+    this.settledKey.length = 0;
     this.ops = [];
   }
 
@@ -75,6 +84,10 @@ export class ProgressivePreview implements ValueSink {
   end(s: Scanner): void {
     if (s.tooDeep) this.stopped = true;
     if (!this.stopped && s.inString && !s.strIsKey && !s.concat) this.showGrowing(s);
+    for (let k = 0; k < this.settledIn.length; k++) {
+      const key = this.settledKey[k]!;
+      this.settled.push(key === null ? this.settledIn[k]! : pointerOf(this.settledIn[k]!, key));
+    }
     // An operation's container must stay as it is at the end of this push, while the preview's goes
     // on growing. Containers that closed never change again and are sent as they are; only the open
     // ones (one path down from the container the operation added) are copied, member lists only.
@@ -115,7 +128,7 @@ export class ProgressivePreview implements ValueSink {
       return;
     }
     if (!parent.isArray && Object.hasOwn(parent.dst, name)) return this.diverge(); // a name given twice: its value is replaced
-    const pointer = parent.pointer + '/' + (typeof name === 'number' ? name : escapeToken(name));
+    const pointer = pointerOf(parent.pointer, name);
     this.set(parent, name, container);
     this.frames.push(this.frame(container, isArray, pointer, schema));
     if (parent.shownIn !== this.push) this.frames[this.frames.length - 1]!.op = this.add(pointer, container);
@@ -136,7 +149,7 @@ export class ProgressivePreview implements ValueSink {
         this.set(parent, growing.key, value);
         if (parent.shownIn !== this.push) this.ops.push({ op: 'append', path: growing.pointer, value: value.slice(shown.length) });
       }
-      this.settled.push(growing.pointer);
+      this.settle(growing.pointer, null);
       return;
     }
     this.heldString = -1;
@@ -146,7 +159,7 @@ export class ProgressivePreview implements ValueSink {
       if (shown === HIDDEN) return;
       this.root = shown;
       this.add('', shown);
-      this.settled.push('');
+      this.settle('', null);
       return;
     }
     const index = parent.count++;
@@ -159,11 +172,10 @@ export class ProgressivePreview implements ValueSink {
       return;
     }
     if (!parent.isArray && Object.hasOwn(parent.dst, name)) return this.diverge();
-    const pointer = parent.pointer + '/' + (typeof name === 'number' ? name : escapeToken(name));
     this.set(parent, name, shown);
     // A coerced value may be a container (a stringified object): it is whole, and never changes again.
-    if (parent.shownIn !== this.push) this.add(pointer, shown);
-    this.settled.push(pointer);
+    if (parent.shownIn !== this.push) this.add(pointerOf(parent.pointer, name), shown);
+    this.settle(parent.pointer, name);
   }
 
   replace(value: unknown): void {
@@ -175,7 +187,7 @@ export class ProgressivePreview implements ValueSink {
     }
     const shown = (parent.dst as Record<string | number, unknown>)[parent.last];
     if (typeof shown !== 'string' || !value.startsWith(shown) || this.schema !== null) return this.diverge();
-    const pointer = parent.pointer + '/' + (typeof parent.last === 'number' ? parent.last : escapeToken(parent.last));
+    const pointer = pointerOf(parent.pointer, parent.last);
     this.set(parent, parent.last, value);
     if (parent.shownIn !== this.push && value.length > shown.length) {
       this.ops.push({ op: 'append', path: pointer, value: value.slice(shown.length) });
@@ -189,8 +201,10 @@ export class ProgressivePreview implements ValueSink {
     frame.op = null; // closed: the operation's value stays as it is
     if (frame.dst === null) return;
     // Its members settle with it: only the container is listed.
-    this.settled.length = frame.shownIn === this.push ? frame.settledMark : 0;
-    this.settled.push(frame.pointer);
+    const mark = frame.shownIn === this.push ? frame.settledMark : 0;
+    this.settledIn.length = mark;
+    this.settledKey.length = mark;
+    this.settle(frame.pointer, null);
   }
 
   diverge(): void {
@@ -201,7 +215,29 @@ export class ProgressivePreview implements ValueSink {
   // --- helpers ------------------------------------------------------------------------------------
 
   private frame(dst: Container | null, isArray: boolean, pointer: string, schema: Effective | null): PreviewFrame {
-    return { dst, isArray, pointer, schema, count: 0, shownIn: this.push, settledMark: this.settled.length, last: null, op: null };
+    const depth = this.frames.length;
+    let frame = this.pool[depth];
+    if (frame === undefined) {
+      frame = { dst, isArray, pointer, schema, count: 0, shownIn: this.push, settledMark: this.settledIn.length, last: null, op: null };
+      this.pool[depth] = frame;
+      return frame;
+    }
+    frame.dst = dst;
+    frame.isArray = isArray;
+    frame.pointer = pointer;
+    frame.schema = schema;
+    frame.count = 0;
+    frame.shownIn = this.push;
+    frame.settledMark = this.settledIn.length;
+    frame.last = null;
+    frame.op = null;
+    return frame;
+  }
+
+  /** `key` of the container at `pointer` became final (null: the container itself). */
+  private settle(pointer: string, key: string | number | null): void {
+    this.settledIn.push(pointer);
+    this.settledKey.push(key);
   }
 
   private memberSchema(parent: PreviewFrame, key: string | undefined, index: number): Effective | null | typeof HIDDEN {
@@ -241,7 +277,7 @@ export class ProgressivePreview implements ValueSink {
         this.heldString = s.strStart;
         return;
       }
-      const pointer = parent.pointer + '/' + (typeof name === 'number' ? name : escapeToken(name));
+      const pointer = pointerOf(parent.pointer, name);
       growing = this.growing = { frame: parent, key: name, pointer, start: s.strStart, partsShown: 0 };
       this.set(parent, name, '');
       if (parent.shownIn !== this.push) {
@@ -289,4 +325,9 @@ function snapshot(frames: readonly PreviewFrame[], d: number): Container {
     else setMember(copy as Record<string, unknown>, frame.last as string, snapshot(frames, d + 1));
   }
   return copy;
+}
+
+/** The JSON Pointer of member `key` of the container at `parent`. */
+function pointerOf(parent: string, key: string | number): string {
+  return parent + '/' + (typeof key === 'number' ? key : escapeToken(key));
 }
