@@ -1,11 +1,17 @@
 // `jsonmend repair --stream` as a real process fed the way a model's reply arrives: the input is read
 // as it comes, and each chunk that grows the answer writes it as one NDJSON line before the next
-// chunk is sent; the last line is the repaired JSON.
+// chunk is sent, the preview the real server's progressive session shows for the same chunks; the
+// last line is the repaired JSON.
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { CLI, runCli } from '../helpers/run-cli.js';
-import { createStream, repair } from '../../engine/index.js';
+import { bearer, postJson, startServer } from '../helpers/start-server.js';
+import { repair } from '../../engine/index.js';
+
+const KEY = 'cli-stream-key';
+const server = await startServer(t, { API_KEYS: `${KEY}:unlimited` });
+const at = (endpoint: string): string => `${server.url}/v1/repair/stream/${endpoint}`;
 
 const CHUNKS = ['Sure, here it is:\n```json\n{"name": "Ad', 'a Love', 'lace", "born": 18', '15, "tags": ["math"', ', "poetry"]}\n```\n', 'Anything else?'];
 
@@ -13,13 +19,13 @@ t.test('--stream writes a line per grown preview while stdin is still open', asy
   const child = spawn(process.execPath, [CLI, 'repair', '--stream'], { stdio: ['pipe', 'pipe', 'pipe'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  // What the previews are, pushed the same way (engine/stream.ts: the CLI runs it in-process).
-  const expected = createStream({ preview: 'progressive' });
+  // The previews the service shows for the same chunks.
+  const sessionId = (await postJson(at('start'), { preview: 'progressive', echo_buffer: false }, bearer(KEY))).body.session_id as string;
   let last = 'null';
   const seen: string[] = [];
   for (const chunk of CHUNKS) {
     child.stdin!.write(chunk);
-    const preview = JSON.stringify(expected.push(chunk).partial);
+    const preview = JSON.stringify((await postJson(at('push'), { session_id: sessionId, chunk }, bearer(KEY))).body.state.partial);
     if (preview === last || preview === 'null') continue;
     last = preview;
     // The line arrives before the next chunk is written: stdin is read as it arrives.
@@ -34,6 +40,7 @@ t.test('--stream writes a line per grown preview while stdin is still open', asy
   t.ok(seen.some((line) => line.includes('"name":"Ad"')), 'a string shows while it is written');
   t.notOk(seen.some((line) => line.includes('"born":18,') || line.includes('"born":18}')), 'no number shows half-written');
   const final = JSON.stringify(repair(CHUNKS.join('')).repaired);
+  t.equal(JSON.stringify((await postJson(at('finalize'), { session_id: sessionId }, bearer(KEY))).body.repaired), final);
   t.equal([...seen, ...rest].at(-1), final, 'the last line is the repaired JSON');
   t.same(rest, [], 'the final value is not written twice');
 });
