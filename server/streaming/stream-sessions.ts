@@ -138,7 +138,7 @@ export class StreamSessions {
     const session = new StreamSession(tableKeyOf(contract, key.id, sessionId), key.id, key.accountId, contract, sessionId, slot, generation, ++this.#nextHandle);
     this.table.add(session, performance.now());
     const call = new StreamCall(this, 'start', contract, session, 0);
-    this.workers.call(slot, { op: OPEN, id: 0, handle: session.handle, mode: start.mode, schema: start.schema, echoBuffer: start.echoBuffer }, call);
+    this.workers.call(slot, { op: OPEN, id: 0, handle: session.handle, mode: start.mode, schema: start.schema, echoBuffer: start.echoBuffer, preview: start.preview }, call);
     return waitFor(call);
   }
 
