@@ -13,6 +13,9 @@ usage:
       --report                       print the full envelope (success, repaired, metadata)
       --min-confidence high|medium|low
                                      exit 2 when the repair's confidence is below this
+      --stream                       read the input as it arrives and write the answer so far as
+                                     one JSON line each time it grows (NDJSON); the last line is
+                                     the repaired JSON
     exit: 0 repaired; 1 nothing could be repaired (the error on stderr); 2 below --min-confidence;
           64 bad usage or an unreadable file; 74 the output could not be written
   jsonmend serve                     start the HTTP service (what \`npm start\` runs); configured by
@@ -27,6 +30,7 @@ usage:
 
 examples:
   llm-call | jsonmend repair --schema person.schema.json --min-confidence medium > person.json
+  llm-call | jsonmend repair --stream | while read -r line; do render "$line"; done
   jsonmend repair reply.txt --report --pretty
 `;
 

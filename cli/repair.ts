@@ -2,9 +2,9 @@
 // Exit codes are for scripts: 0 repaired, 1 nothing could be repaired (or the schema not met),
 // 2 repaired below --min-confidence (the JSON is still printed), 64 bad usage or unreadable input,
 // 74 the output could not be written (the sysexits.h codes EX_USAGE and EX_IOERR).
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { repair } from '../engine/index.js';
+import { createStream, repair } from '../engine/index.js';
 import type { Confidence, Mode, RepairResponse } from '../engine/index.js';
 
 export const EXIT_UNREPAIRABLE = 1;
@@ -41,6 +41,7 @@ interface Invocation {
   pretty: boolean;
   report: boolean;
   minConfidence: Confidence | undefined;
+  stream: boolean;
 }
 
 function readArgs(argv: string[]): Invocation {
@@ -53,6 +54,7 @@ function readArgs(argv: string[]): Invocation {
       pretty: { type: 'boolean' },
       report: { type: 'boolean' },
       'min-confidence': { type: 'string' },
+      stream: { type: 'boolean' },
     },
   });
   if (positionals.length > 1) throw new UsageError('repair takes at most one FILE (none: stdin)');
@@ -60,6 +62,7 @@ function readArgs(argv: string[]): Invocation {
   if (mode !== undefined && mode !== 'strict' && mode !== 'lenient') throw new UsageError(`--mode must be strict or lenient, not "${mode}"`);
   const min = values['min-confidence'];
   if (min !== undefined && RANK[min] === undefined) throw new UsageError(`--min-confidence must be high, medium or low, not "${min}"`);
+  if (values.stream === true && values.pretty === true) throw new UsageError('--stream writes one JSON line per preview: it takes no --pretty');
   return {
     file: positionals[0] === '-' ? undefined : positionals[0],
     schema: values.schema === undefined ? undefined : readSchema(values.schema),
@@ -67,6 +70,7 @@ function readArgs(argv: string[]): Invocation {
     pretty: values.pretty === true,
     report: values.report === true,
     minConfidence: min as Confidence | undefined,
+    stream: values.stream === true,
   };
 }
 
@@ -81,13 +85,20 @@ export async function main(argv: string[]): Promise<number> {
   let text: string;
   try {
     invocation = readArgs(argv);
-    text = readText(invocation.file);
+    text = invocation.stream ? '' : readText(invocation.file);
   } catch (error) {
     const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`jsonmend repair: ${(error as Error).message}\n${usage ? 'see jsonmend --help\n' : ''}`);
     return EXIT_USAGE;
   }
-  const response = repair(text, { schema: invocation.schema, mode: invocation.mode });
+  let response: RepairResponse;
+  /** --stream: the last preview line written, so the final value is not written twice. */
+  let lastLine: string | null = null;
+  if (invocation.stream) {
+    const streamed = await streamPreviews(invocation);
+    if (typeof streamed === 'number') return streamed;
+    ({ response, lastLine } = streamed);
+  } else response = repair(text, { schema: invocation.schema, mode: invocation.mode });
   const indent = invocation.pretty ? 2 : 0;
   let output: string;
   try {
@@ -105,7 +116,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     return EXIT_UNREPAIRABLE;
   }
-  const failed = await write(output);
+  const failed = output === lastLine ? null : await write(output);
   if (failed !== null) {
     process.stderr.write(`jsonmend repair: cannot write the output: ${failed.message}\n`);
     return EXIT_OUTPUT;
@@ -117,6 +128,38 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT_LOW_CONFIDENCE;
   }
   return 0;
+}
+
+/**
+ * `--stream`: the input is read as it arrives and pushed to a progressive stream; each push that
+ * changes the preview writes it as one line (NDJSON), so `llm … | jsonmend repair --stream` shows the
+ * answer while the model writes it. Resolves with finalize's answer (whose value main() writes as the
+ * last line, the last preview), or an exit code when the input or the output failed.
+ */
+async function streamPreviews(invocation: Invocation): Promise<{ response: RepairResponse; lastLine: string | null } | number> {
+  const stream = createStream({ schema: invocation.schema, mode: invocation.mode, preview: 'progressive', echoBuffer: false });
+  const input = invocation.file === undefined ? process.stdin : createReadStream(invocation.file);
+  input.setEncoding('utf8');
+  let lastLine: string | null = null;
+  try {
+    for await (const chunk of input) {
+      const state = stream.push(chunk as string);
+      if (state.partial === null) continue;
+      // A chunk that only added to text the preview does not show yet changes nothing: no line.
+      const line = JSON.stringify(state.partial);
+      if (line === lastLine) continue;
+      lastLine = line;
+      const failed = await write(line);
+      if (failed !== null) {
+        process.stderr.write(`jsonmend repair: cannot write the output: ${failed.message}\n`);
+        return EXIT_OUTPUT;
+      }
+    }
+  } catch (error) {
+    process.stderr.write(`jsonmend repair: cannot read ${invocation.file ?? 'stdin'}: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  return { response: stream.finalize(), lastLine };
 }
 
 /**

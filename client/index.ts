@@ -3,4 +3,5 @@
 export { Jsonmend, type DemoRepairResponse, type JsonmendOptions, type RepairOptions, type RepairStreamOptions, type StartStreamOptions } from './jsonmend.js';
 export { JsonmendError, type ClientErrorCode } from './errors.js';
 export { JsonmendStream, type StreamRestart } from './stream.js';
-export type { Confidence, JsonValue, Mode, RepairDetail, RepairError, RepairMetadata, RepairResponse, StreamState, Warning } from '../engine/types.js';
+export { applyPatch } from './apply-patch.js';
+export type { Confidence, JsonValue, Mode, PatchOperation, PreviewMode, RepairDetail, RepairError, RepairMetadata, RepairResponse, StreamState, Warning } from '../engine/types.js';

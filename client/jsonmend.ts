@@ -1,6 +1,6 @@
 // The client: batch repair, the keyless demo, streaming sessions and repairStream, over fetch.
 // Options are checked once, here. See docs/client.md.
-import type { Mode, RepairResponse, StreamState } from '../engine/types.js';
+import type { Mode, PreviewMode, RepairResponse, StreamState } from '../engine/types.js';
 import type { RetryPolicy } from './retry.js';
 import { feed, JsonmendStream, type StreamRestart, type StreamStart } from './stream.js';
 import { call, type TransportConfig } from './transport.js';
@@ -35,11 +35,18 @@ export interface RepairOptions {
 export interface StartStreamOptions extends RepairOptions {
   /** Have every state carry `buffered` (the whole text so far). Default false: the bytes grow with the buffer. */
   echoBuffer?: boolean;
+  /** How states show the value so far: `complete` (the service's default), `progressive` or `patch` (docs/streaming.md). */
+  preview?: PreviewMode;
 }
 
 export interface RepairStreamOptions extends RepairOptions {
   /** Called with the state after each chunk. */
   onState?: (state: StreamState) => void;
+  /**
+   * Called with the answer so far each time it grows (`settled`: JSON Pointers of the values that
+   * became final), and last with the repaired value. The session sends patch previews, applied here.
+   */
+  onPreview?: (value: unknown, settled: string[]) => void;
   /** Called when a lost session was replaced by a new one (it expired, or its server went away). */
   onRestart?: (restart: StreamRestart) => void;
 }
@@ -102,6 +109,7 @@ export class Jsonmend {
     const body: Record<string, unknown> = { echo_buffer: options.echoBuffer === true };
     if (options.schema !== undefined) body['schema'] = options.schema;
     if (options.mode !== undefined) body['mode'] = options.mode;
+    if (options.preview !== undefined) body['preview'] = options.preview;
     const start = await call<StreamStart>(this.#config, '/v1/repair/stream/start', body,
       { auth: true, retryOn: 'recoverable', resultOnFailure: false, signal: options.signal });
     return new JsonmendStream(this.#config, start);
@@ -113,9 +121,11 @@ export class Jsonmend {
    * lost session is replaced (at most `maxRetries` times in a row) and sent the text so far.
    */
   repairStream(source: AsyncIterable<string> | Iterable<string>, options: RepairStreamOptions = {}): Promise<RepairResponse> {
-    const { onState, onRestart, signal, ...start } = options;
-    return feed(source, () => this.startStream({ ...start, signal, echoBuffer: false }), {
-      maxRestarts: this.#config.retry.maxRetries, onState, onRestart, signal,
+    const { onState, onPreview, onRestart, signal, ...start } = options;
+    if (onPreview !== undefined && typeof onPreview !== 'function') throw new TypeError('Jsonmend: onPreview must be a function');
+    const preview = onPreview === undefined ? undefined : 'patch';
+    return feed(source, () => this.startStream({ ...start, signal, echoBuffer: false, preview }), {
+      maxRestarts: this.#config.retry.maxRetries, onState, onPreview, onRestart, signal,
     });
   }
 }

@@ -3,6 +3,7 @@
 // went away, is replaced by a new one that is sent everything pushed so far, in one push. The
 // final result is then the batch repair of the whole text, as if nothing had happened.
 import type { RepairResponse, StreamState } from '../engine/types.js';
+import { applyPatch } from './apply-patch.js';
 import { JsonmendError } from './errors.js';
 import { call, type TransportConfig } from './transport.js';
 
@@ -59,6 +60,8 @@ export interface FeedOptions {
   /** Restarts allowed per push or finalize before the loss is thrown. */
   maxRestarts: number;
   onState?: ((state: StreamState) => void) | undefined;
+  /** Called with the preview (from the states' patch previews) each time it grows, and once with the final value. */
+  onPreview?: ((value: unknown, settled: string[]) => void) | undefined;
   onRestart?: ((restart: StreamRestart) => void) | undefined;
   signal?: AbortSignal | undefined;
 }
@@ -69,8 +72,10 @@ export async function feed(
   open: () => Promise<JsonmendStream>,
   options: FeedOptions,
 ): Promise<RepairResponse> {
-  const { signal } = options;
+  const { signal, onPreview } = options;
   let session = await open();
+  /** The preview the patches built so far (onPreview). */
+  let preview: unknown = null;
   let text = '';
   // True after a restart: the new session holds nothing yet, so the next request first sends `text`.
   let replay = false;
@@ -99,10 +104,19 @@ export async function feed(
       return pushed;
     });
     options.onState?.(state);
+    if (onPreview !== undefined && state.partial_patch !== undefined) {
+      // A replacement session's first patch adds the whole preview again (path ""): no reset needed.
+      const settled = state.settled ?? [];
+      if (state.partial_patch.length > 0) preview = applyPatch(preview, state.partial_patch);
+      if (state.partial_patch.length > 0 || settled.length > 0) onPreview(preview, settled);
+    }
   }
-  return recovering(async () => {
+  const result = await recovering(async () => {
     if (replay && text.length > 0) await session.push(text, { signal });
     replay = false;
     return session.finalize({ signal });
   });
+  // The last preview is the repaired value: all of it final.
+  if (onPreview !== undefined && result.success) onPreview(result.repaired, ['']);
+  return result;
 }

@@ -6,14 +6,24 @@
 import { repair } from './repair.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, KEY, ROOT_START, THINK, TRAILING, VALUE } from './scanner/phases.js';
 import { Scanner } from './scanner/scanner.js';
-import type { RepairOptions, RepairResponse, StreamState } from './types.js';
+import { compiledSchema } from './schema/index.js';
+import { ProgressivePreview } from './preview/progressive.js';
+import { SchemaView } from './preview/schema-view.js';
+import type { PreviewMode, RepairOptions, RepairResponse, StreamState } from './types.js';
 
 export interface StreamOptions extends RepairOptions {
   /**
    * Echo the whole buffer in every state's `buffered` (the spec's shape; default true). Pushes cost
    * their chunk either way; off, the state has no `buffered` field (nothing for a serializer to copy).
+   * With patch previews the default is false: their point is an answer that costs its chunk.
    */
   echoBuffer?: boolean;
+  /**
+   * How states show the value so far (docs/streaming.md "Preview modes"): `complete` (default) the
+   * reply's JSON once it is whole; `progressive` a value that grows with every push; `patch` the
+   * progressive value's changes as JSON Patch operations.
+   */
+  preview?: PreviewMode;
 }
 
 export interface RepairStream {
@@ -41,8 +51,17 @@ class Stream implements RepairStream {
   private whole = '';
   private total = 0;
   private finalized = false;
+  private readonly echo: boolean;
+  private readonly preview: ProgressivePreview | null = null;
 
-  constructor(private readonly options: StreamOptions) {}
+  constructor(private readonly options: StreamOptions) {
+    const mode = options.preview ?? 'complete';
+    this.echo = options.echoBuffer ?? mode !== 'patch';
+    if (mode !== 'complete') {
+      this.preview = new ProgressivePreview(mode === 'patch', schemaView(options));
+      this.scanner.sink = this.preview;
+    }
+  }
 
   get length(): number {
     return this.total;
@@ -55,9 +74,14 @@ class Stream implements RepairStream {
       this.chunks.push(chunk);
       this.total += chunk.length;
       if (this.chunks.length * CONSOLIDATE_AT >= this.total && this.chunks.length > CONSOLIDATE_AT) this.consolidate();
-      else if (this.options.echoBuffer !== false) this.whole += chunk;
-      this.scanner.feed(chunk, false);
-    }
+      else if (this.echo) this.whole += chunk;
+      if (this.preview === null) this.scanner.feed(chunk, false);
+      else {
+        this.preview.begin();
+        this.scanner.feed(chunk, false);
+        this.preview.end(this.scanner);
+      }
+    } else this.preview?.begin();
     return this.state();
   }
 
@@ -66,7 +90,7 @@ class Stream implements RepairStream {
     const flat = this.chunks.join('');
     this.chunks.length = 0;
     this.chunks.push(flat);
-    if (this.options.echoBuffer !== false) this.whole = flat;
+    if (this.echo) this.whole = flat;
   }
 
   finalize(): RepairResponse {
@@ -74,7 +98,7 @@ class Stream implements RepairStream {
     this.finalized = true;
     // The whole buffer, once, through `repair`: finalize answers exactly what a batch request would,
     // including the decisions only the end of the input allows (a string cut before its delimiter).
-    const text = this.options.echoBuffer !== false ? this.whole : this.chunks.join('');
+    const text = this.echo ? this.whole : this.chunks.join('');
     this.chunks.length = 0;
     this.whole = '';
     return repair(text, this.options);
@@ -99,40 +123,54 @@ class Stream implements RepairStream {
       : s.roots.length > 0 && depth === 0 && !s.inString && heldToken.length === 0 &&
         (s.phase === AFTER_ROOT || s.phase === TRAILING || s.phase === DONE);
     let parseable = false;
+    let safe = false;
     let partial: unknown = null;
-    if (s.log.size === 0 && !s.tooDeep) {
-      if (complete && s.roots.length === 1 && s.phase === AFTER_ROOT && s.rootCommaPos < 0) {
-        parseable = true;
-        partial = s.roots[0];
-      } else if (s.roots.length === 0 && depth === 0 && (afterQuote !== null || (!s.inString && !long && heldToken.length > 0))) {
+    const root = s.roots[0];
+    if (s.roots.length === 1 && depth === 0 && !s.inString && !s.tooDeep && s.rootCommaPos < 0 &&
+      (s.phase === TRAILING || (s.phase === AFTER_ROOT && root !== null && typeof root === 'object')) && s.log.strippedOnly()) {
+      // The reply's JSON is whole: judged as finalize reads the reply (docs/streaming.md "Preview
+      // modes"), without the fence and the prose around it. Text held after a closed container (the
+      // start of a closing fence, a sentence) cannot change it; a scalar is whole once the text
+      // after it is known not to be JSON (a closing fence, prose).
+      parseable = true;
+      safe = !s.log.doubted();
+      partial = root;
+    } else if (s.log.size === 0 && !s.tooDeep) {
+      if (s.roots.length === 0 && depth === 0 && (afterQuote !== null || (!s.inString && !long && heldToken.length > 0))) {
         // A scalar root still held back (`12`, `true`, `"text"` with its closing quote in doubt):
         // JSON.parse is the judge. A root string still open cannot parse, so a long one streamed
         // in many pushes is never reread.
         try {
           partial = JSON.parse(this.buffered());
-          parseable = true;
+          parseable = safe = true;
         } catch {
           partial = null;
         }
       }
     }
-    return {
+    const preview = this.preview;
+    const state: StreamState = {
       structurally_complete: complete,
       json_parseable: parseable,
-      safe_to_emit: parseable,
-      partial,
+      safe_to_emit: safe,
       // undefined: the key is left out of the serialized state (not required by its serializer).
-      buffered: this.options.echoBuffer === false ? undefined : this.buffered(),
+      partial: preview === null ? partial : this.options.preview === 'patch' ? undefined : preview.root ?? null,
+      buffered: this.echo ? this.buffered() : undefined,
       incomplete_token: afterQuote !== null ? '' : s.inString ? this.tokenTail(s.strStart) : heldToken,
       brace_depth: depth,
       in_string: inString,
       expected_next: afterQuote !== null ? closedStringHints(s, afterQuote)
         : heldToken.length > 0 && !s.inString ? tokenHints(s) : expectedNext(s),
     };
+    if (preview !== null) {
+      if (this.options.preview === 'patch') state.partial_patch = preview.ops;
+      state.settled = preview.settled;
+    }
+    return state;
   }
 
   private buffered(): string {
-    return this.options.echoBuffer !== false ? this.whole : this.chunks.join('');
+    return this.echo ? this.whole : this.chunks.join('');
   }
 
   /** The unfinished token as sent, from input offset `start` (its last TOKEN_ECHO_MAX characters). */
@@ -184,6 +222,13 @@ function expectedNext(s: Scanner): string[] {
     default:
       return ['end'];
   }
+}
+
+/** The schema's view for a typed preview; null without a schema or with one that does not compile (finalize reports it). */
+function schemaView(options: StreamOptions): SchemaView | null {
+  if (options.schema === undefined || options.schema === null) return null;
+  const compiled = compiledSchema(options.schema);
+  return compiled.ok ? new SchemaView(compiled.model, options.mode === 'lenient' ? 'lenient' : 'strict') : null;
 }
 
 export function createStream(options: StreamOptions = {}): RepairStream {

@@ -66,12 +66,31 @@ export interface RepairOptions {
   mode?: Mode;
 }
 
+/** How a stream's states show the value so far (docs/streaming.md "Preview modes"). */
+export type PreviewMode = 'complete' | 'progressive' | 'patch';
+
+/**
+ * One step from a preview to the next: JSON Patch (RFC 6902) `add` and `replace`, and `append`, which
+ * adds `value` (text) to the end of the string at `path` (RFC 6902 has no such operation).
+ */
+export interface PatchOperation {
+  op: 'add' | 'replace' | 'append';
+  /** JSON Pointer (RFC 6901); `""` is the whole preview. */
+  path: string;
+  value: unknown;
+}
+
 /** The envelope streaming state object (spec: "Streaming state object"). */
 export interface StreamState {
   structurally_complete: boolean;
   json_parseable: boolean;
   safe_to_emit: boolean;
+  /** The preview; left out (undefined) in patch mode, whose states carry `partial_patch` instead. */
   partial: unknown;
+  /** Patch mode: the operations that turn the previous state's preview into this one's. */
+  partial_patch?: PatchOperation[];
+  /** Progressive and patch modes: JSON Pointers of the values that became final in this push. */
+  settled?: string[];
   /** Everything pushed so far; left out when the stream was created with `echoBuffer: false`. */
   buffered?: string;
   incomplete_token: string;

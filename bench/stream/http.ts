@@ -2,7 +2,8 @@
 // Each session is start, 100 pushes of one document (~1 KB each), finalize, on one keep-alive
 // connection; 1 connection measures latency, 8 measure throughput. Envelope with `buffered`
 // echoed (the spec's shape, so each answer carries the whole buffer), envelope with
-// `echo_buffer: false`, compact, and for reference each chunk as its own batch repair.
+// `echo_buffer: false`, envelope with patch previews (`preview: "patch"`; target: server CPU per push
+// within 1.5x of `echo_buffer: false`), compact, and for reference each chunk as its own batch repair.
 // Bounded: a fixed number of sessions per run.
 import { JSONMEND_MAIN, startServerProcess, type ServerProcess } from '../lib/server-process.js';
 import { makeDocument } from './document.js';
@@ -13,7 +14,7 @@ const KEY = 'bench-stream-key';
 const PATH = '/v1/repair/stream/';
 
 /** `batch`: the same chunks sent to /v1/repair one by one, for reference (no session). */
-type Variant = 'echo' | 'no-echo' | 'compact' | 'batch';
+type Variant = 'echo' | 'no-echo' | 'patch' | 'compact' | 'batch';
 
 interface RunResult {
   variant: Variant;
@@ -34,6 +35,7 @@ const chunks = Array.from({ length: PUSHES }, (_, i) => JSON.stringify(doc.slice
 const START_BODY: Record<Exclude<Variant, 'batch'>, (id: string) => string> = {
   echo: () => '{}',
   'no-echo': () => '{"echo_buffer":false}',
+  patch: () => '{"preview":"patch"}',
   compact: (id) => `{"sessionId":"${id}"}`,
 };
 
@@ -111,7 +113,7 @@ async function run(server: ServerProcess, variant: Variant, connections: number,
 
 const server = await startServerProcess(JSONMEND_MAIN, { API_KEYS: `${KEY}:unlimited`, WORKERS: '2', LOG_LEVEL: 'warn' });
 const results: RunResult[] = [];
-const VARIANTS = ['no-echo', 'echo', 'compact', 'batch'] as const;
+const VARIANTS = ['no-echo', 'patch', 'echo', 'compact', 'batch'] as const;
 try {
   // Warm every path (JIT on the HTTP thread and in both streaming workers) before measuring any.
   for (const variant of VARIANTS) await run(server, variant, 2, 3);
@@ -130,5 +132,10 @@ for (const r of results) {
     r.variant, String(r.connections), String(r.pushes), r.chunksPerSecond.toFixed(0), r.p50Ms.toFixed(3), r.p99Ms.toFixed(3),
     r.maxMs.toFixed(2), `${r.serverCpuUsPerPush.toFixed(0)} µs`, r.answerBytesPerPush.toFixed(0),
   ].map((c) => c.padEnd(11)).join(' '));
+}
+for (const connections of [1, 8]) {
+  const cpu = (variant: Variant): number => results.find((r) => r.variant === variant && r.connections === connections)!.serverCpuUsPerPush;
+  const ratio = cpu('patch') / cpu('no-echo');
+  console.log(`patch previews, ${connections} conn: server CPU/push ${ratio.toFixed(2)}x echo_buffer:false ${ratio <= 1.5 ? 'pass (<= 1.5x)' : 'FAIL (> 1.5x)'}`);
 }
 console.log(JSON.stringify({ bench: 'stream-http', documentChars: doc.length, pushes: PUSHES, results }));

@@ -4,7 +4,9 @@
 // state's `buffered`, and re-parsing the buffer on every push (the quadratic design most
 // partial-JSON libraries use); then one long token of each kind held back until it ends. Targets
 // (default options): all pushes within 30x one JSON.parse, push p99 under 1 ms with 1 MB buffered,
-// 4x the document within 5x the time (the long tokens too).
+// 4x the document within 5x the time (the long tokens too). Then the same document with progressive
+// previews (the same three targets) and patch previews (the answers' bytes summed over the session
+// within 3x the document).
 import { createStream, type StreamOptions } from '../../engine/index.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -76,6 +78,17 @@ function reparsePerPush(doc: string): number {
 
 const DEFAULT: StreamOptions = {};
 const ECHO_OFF: StreamOptions = { echoBuffer: false };
+const PROGRESSIVE: StreamOptions = { preview: 'progressive' };
+const PATCH: StreamOptions = { preview: 'patch' };
+
+/** The bytes of every state's JSON (what a server answers per push) summed over the session. */
+function answerBytes(doc: string, options: StreamOptions): number {
+  const stream = createStream(options);
+  let bytes = 0;
+  for (let i = 0; i < doc.length; i += CHUNK) bytes += Buffer.byteLength(JSON.stringify(stream.push(doc.slice(i, i + CHUNK))));
+  stream.finalize();
+  return bytes;
+}
 
 const doc = makeDocument(1 << 20);
 const doc4 = makeDocument(4 << 20);
@@ -100,6 +113,19 @@ const fullPushes = runs.flatMap((r) => r.pushes.slice(fullFrom)).sort((a, b) => 
 const stream4Ms = median([0, 1, 2, 3, 4].map(() => streamOnce(doc4, DEFAULT).totalMs));
 const echoOffMs = median(echoOffRuns.map((r) => r.totalMs));
 const readEveryMs = streamOnce(doc, DEFAULT, true).totalMs;
+// Progressive previews, and patch previews, alternating as above.
+const progressiveRuns: StreamRun[] = [];
+const patchRuns: StreamRun[] = [];
+for (let r = 0; r < 5; r++) {
+  progressiveRuns.push(streamOnce(doc, PROGRESSIVE));
+  patchRuns.push(streamOnce(doc, PATCH));
+}
+const progressiveMs = median(progressiveRuns.map((r) => r.totalMs));
+const progressiveFull = progressiveRuns.flatMap((r) => r.pushes.slice(fullFrom)).sort((a, b) => a - b);
+const progressive4Ms = median([0, 1, 2].map(() => streamOnce(doc4, PROGRESSIVE).totalMs));
+const patchMs = median(patchRuns.map((r) => r.totalMs));
+const patchBytes = answerBytes(doc, PATCH);
+const docBytes = Buffer.byteLength(doc);
 const reparseMs = reparsePerPush(doc);
 
 // Long tokens held back until they end: each is one token of the document's size, pushed in 1 KB
@@ -125,6 +151,11 @@ const rows = [
   ['push p50 / p99 / max', `${percentile(allPushes, 50).toFixed(3)} / ${percentile(allPushes, 99).toFixed(3)} / ${allPushes[allPushes.length - 1]!.toFixed(3)} ms`, '', ''],
   ['push p99 at >= 0.9 MB buffered', `${percentile(fullPushes, 99).toFixed(3)} ms`, '', percentile(fullPushes, 99) < 1 ? 'pass (p99 < 1 ms)' : 'FAIL (p99 >= 1 ms)'],
   ['4x document', `${stream4Ms.toFixed(2)} ms`, `${(stream4Ms / streamMs).toFixed(2)}x the 1x time`, stream4Ms <= 5 * streamMs ? 'pass (<= 5x)' : 'FAIL (> 5x)'],
+  ['progressive previews, all pushes', `${progressiveMs.toFixed(2)} ms`, x(progressiveMs), progressiveMs <= 30 * parseMs ? 'pass (<= 30x)' : 'FAIL (> 30x)'],
+  ['progressive push p99 at >= 0.9 MB', `${percentile(progressiveFull, 99).toFixed(3)} ms`, '', percentile(progressiveFull, 99) < 1 ? 'pass (p99 < 1 ms)' : 'FAIL (p99 >= 1 ms)'],
+  ['progressive, 4x document', `${progressive4Ms.toFixed(2)} ms`, `${(progressive4Ms / progressiveMs).toFixed(2)}x the 1x time`, progressive4Ms <= 5 * progressiveMs ? 'pass (<= 5x)' : 'FAIL (> 5x)'],
+  ['patch previews, all pushes', `${patchMs.toFixed(2)} ms`, x(patchMs), ''],
+  ['patch previews, answer bytes', `${(patchBytes / 1e6).toFixed(2)} MB`, `${(patchBytes / docBytes).toFixed(2)}x the document`, patchBytes <= 3 * docBytes ? 'pass (<= 3x)' : 'FAIL (> 3x)'],
   ['echoBuffer: false, all pushes', `${echoOffMs.toFixed(2)} ms`, x(echoOffMs), `${(echoOffMs / streamMs).toFixed(2)}x the default`],
   ['default, buffered read every push', `${readEveryMs.toFixed(0)} ms`, x(readEveryMs), 'the reader pays each copy'],
   ['re-parse buffer per push', `${reparseMs.toFixed(0)} ms`, x(reparseMs), `${(reparseMs / streamMs).toFixed(0)}x createStream()`],
@@ -136,5 +167,6 @@ for (const r of longRows) {
 for (const r of rows) console.log(r[0]!.padEnd(34), r[1]!.padEnd(34), r[2]!.padEnd(20), r[3]);
 console.log(JSON.stringify({
   bench: 'stream', parseMs, streamMs, p99PushMs: percentile(allPushes, 99), p99FullPushMs: percentile(fullPushes, 99),
-  stream4Ms, echoOffMs, readEveryMs, reparseMs, longTokens: longRows,
+  stream4Ms, echoOffMs, readEveryMs, reparseMs, progressiveMs, p99ProgressiveFullPushMs: percentile(progressiveFull, 99),
+  progressive4Ms, patchMs, patchAnswerBytes: patchBytes, documentBytes: docBytes, longTokens: longRows,
 }));

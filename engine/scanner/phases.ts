@@ -44,3 +44,21 @@ export interface Frame {
   /** An object the writer opened with `[` (scan-string.ts fixContainerAround): `]` closes it. */
   bracketed: boolean;
 }
+
+/**
+ * What a stream's progressive preview (engine/preview/) is told as the scanner builds its value: the
+ * scanner calls it, when one is set, at each place its tree changes. `diverge` says the tree changed
+ * in a way a preview cannot follow without taking back what it showed (a repair that rewrote values
+ * already built): the preview stops there, and the stream's finalize carries the answer.
+ */
+export interface ValueSink {
+  /** A container opened as a member (`key`: its name in an object) or as the root. */
+  open(isArray: boolean, key: string | undefined): void;
+  /** A finished scalar was set as a member (`key`: its name in an object) or as the root. */
+  value(value: unknown, key: string | undefined): void;
+  /** The value set last was replaced (`"a" + "b"`, digit groups, an array read as an object). */
+  replace(value: unknown): void;
+  /** The innermost container closed. */
+  close(): void;
+  diverge(): void;
+}

@@ -17,6 +17,10 @@ const INDEX = new Map<string, number>(TYPES.map((type, k) => [type, k]));
  */
 export const KIND: Readonly<Record<RepairType, number>> = Object.freeze(Object.fromEntries(TYPES.map((type, k) => [type, k])) as Record<RepairType, number>);
 
+const STRIP_FENCE = INDEX.get('removed_markdown_fence')!;
+const STRIP_LEADING = INDEX.get('stripped_leading_text')!;
+const STRIP_TRAILING = INDEX.get('stripped_trailing_text')!;
+
 export class RepairLog {
   // Plain arrays made at the first repair: a typed array costs ~0.6 µs to allocate, a tenth of a
   // small repair, and valid input never needs either.
@@ -64,6 +68,20 @@ export class RepairLog {
   hasGuess(): boolean {
     for (const k of this.order) if (REPAIR_KINDS[TYPES[k]!].confidence === 'low') return true;
     return false;
+  }
+
+  /**
+   * Whether every repair so far only took the reply's JSON out of what surrounds it (a fence, prose
+   * before or after): the JSON itself is as written.
+   */
+  strippedOnly(): boolean {
+    for (const k of this.order) if (k !== STRIP_FENCE && k !== STRIP_LEADING && k !== STRIP_TRAILING) return false;
+    return true;
+  }
+
+  /** Whether a site recorded a repair with less than its kind's confidence (doubt). */
+  doubted(): boolean {
+    return this.lowered !== null && this.lowered.some((c) => c !== undefined);
   }
 
   details(): RepairDetail[] {

@@ -13,7 +13,7 @@ import { fastLane } from './fast-lane.js';
 import { holdsJsonValue, scanProse, scanThink } from './scan-prose.js';
 import { scanString } from './scan-string.js';
 import { afterRoot, afterValue, expectColon, expectKey, expectValue } from './structure.js';
-import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, HOLD_NONE, KEY, MAX_DEPTH, ROOT_START, THINK, TRAILING, VALUE } from './phases.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, HOLD_NONE, KEY, MAX_DEPTH, ROOT_START, THINK, TRAILING, VALUE, type ValueSink } from './phases.js';
 import { pieceCanEnd } from './scan-word.js';
 import { setMember } from '../schema/value-utils.js';
 
@@ -122,6 +122,8 @@ export class Scanner {
   /** Inside a comment the window ended in (LINE_COMMENT, BLOCK_COMMENT; 0 none), from input offset commentStart. */
   comment = 0;
   commentStart = 0;
+  /** Told of every change to the value (a stream's progressive preview); null in batch repairs. */
+  sink: ValueSink | null = null;
 
   /**
    * `policy`: how prose around the JSON is read. `base`: the input offset of the first piece's
@@ -347,12 +349,14 @@ export class Scanner {
     }
     this.afterComma = false;
     this.addRoot(value);
+    if (this.sink !== null) this.sink.value(value, undefined);
     this.phase = AFTER_ROOT;
   }
 
   /** emit() when the innermost container `top` is known (the fast lane keeps it). */
   emitInto(top: Frame, value: unknown): void {
     this.afterComma = false;
+    if (this.sink !== null) this.sink.value(value, top.isArray ? undefined : top.key);
     if (top.isArray) (top.container as unknown[]).push(value);
     else {
       setMember(top.container as Record<string, unknown>, top.key!, value);
@@ -365,6 +369,7 @@ export class Scanner {
 
   /** Replaces the value emitted last (string concatenation `"a" + "b"`). */
   replaceLast(value: unknown): void {
+    if (this.sink !== null) this.sink.replace(value);
     const top = this.stack[this.stack.length - 1];
     if (top === undefined) this.roots[this.roots.length - 1] = value;
     else if (top.isArray) {
@@ -393,6 +398,7 @@ export class Scanner {
     }
     const container: Record<string, unknown> | unknown[] = isArray ? [] : {};
     const top = this.stack[this.stack.length - 1];
+    if (this.sink !== null) this.sink.open(isArray, top === undefined || top.isArray ? undefined : top.key);
     if (top === undefined) this.addRoot(container);
     else if (top.isArray) (top.container as unknown[]).push(container);
     else {
@@ -425,6 +431,7 @@ export class Scanner {
     if (this.roots.length === 1) {
       // repair: several top-level values (NDJSON, `{}{}`) come back as one array of them
       this.log.record('wrapped_multiple_values', this.base + this.i);
+      if (this.sink !== null) this.sink.diverge();
     }
     this.rootCommaPos = -1;
     this.roots.push(value);
@@ -434,6 +441,7 @@ export class Scanner {
   close(repairType: RepairType | undefined, windowIndex: number): void {
     const depth = this.stack.length;
     const frame = this.stack.pop()!;
+    if (this.sink !== null) this.sink.close();
     if (!frame.isArray && frame.members > 0) {
       // Rows of an array repeat their names: when this object's names all came from the memo, in
       // order and no more, the memo already describes it and no name list is made.

@@ -299,6 +299,7 @@ export function afterRoot(s: Scanner, c: number): boolean {
     if (first === null || typeof first !== 'object') {
       // repair: `1, 2, 3]` — the output began inside an array (a prefilled `[`)
       s.log.record('inserted_missing_opening_bracket', s.base);
+      if (s.sink !== null) s.sink.diverge();
       s.roots.length = 0;
       s.open(true, i);
       s.i = i; // open() took the character for a bracket: the next value starts here
@@ -391,6 +392,7 @@ function reopenRoot(s: Scanner): boolean {
   if (last === null || typeof last !== 'object' || Array.isArray(last)) return false;
   // repair: the early closer is dropped
   s.log.record('removed_extra_closing_bracket', s.rootClosePos);
+  if (s.sink !== null) s.sink.diverge();
   const names = Object.keys(last);
   s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length, memoHits: 0, bracketed: false });
   s.rootCommaPos = -1;

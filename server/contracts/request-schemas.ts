@@ -15,6 +15,13 @@ const COMPACT_ID = { type: 'string', pattern: UUID, description: 'A UUID the cli
 /** Issued ids are 22 characters; anything much longer cannot be one and is not worth a lookup. */
 const ENVELOPE_ID = { type: 'string', minLength: 1, maxLength: 128, description: 'The session_id the start answer gave.' };
 const MODE = { type: 'string', enum: ['strict', 'lenient'] };
+/** How push answers show the value so far (docs/streaming.md "Preview modes"). */
+const PREVIEW = {
+  type: 'string',
+  enum: ['complete', 'progressive', 'patch'],
+  default: 'complete',
+  description: '`complete`: the reply\'s JSON once whole; `progressive`: the value so far, growing; `patch`: its changes as JSON Patch operations (plus `append`).',
+};
 /** The spec's defaults: envelope `strict`, compact `lenient`. */
 export const DEFAULT_MODE: Record<Contract, 'strict' | 'lenient'> = { envelope: 'strict', compact: 'lenient' };
 // JSON Schema allows booleans as schemas; null is what the demo page sends for "none".
@@ -40,12 +47,14 @@ export const REQUEST_SCHEMAS = {
   EnvelopeStreamStartRequest: closedObject([], {
     schema: SCHEMA,
     mode: { ...MODE, default: DEFAULT_MODE.envelope },
-    echo_buffer: { type: 'boolean', default: true, description: 'false leaves `buffered` out of push answers (saves copying the buffer).' },
+    echo_buffer: { type: 'boolean', description: 'false leaves `buffered` out of push answers (saves copying the buffer). Default true, false with preview "patch".' },
+    preview: PREVIEW,
   }),
   CompactStreamStartRequest: closedObject(['sessionId'], {
     sessionId: COMPACT_ID,
     schema: SCHEMA,
     mode: { ...MODE, default: DEFAULT_MODE.compact },
+    preview: PREVIEW,
   }),
   EnvelopeStreamPushRequest: closedObject(['session_id', 'chunk'], {
     session_id: ENVELOPE_ID,

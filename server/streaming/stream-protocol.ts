@@ -1,7 +1,7 @@
 // The messages between the uWS thread and a streaming worker. A session is named in the worker by a
 // numeric handle the main thread assigns; client ids never cross. Every message but CLOSE carries a
 // request id that its one reply echoes, so replies can arrive in any order per worker.
-import type { Mode, RepairError, Warning } from '../../engine/types.js';
+import type { Mode, PreviewMode, RepairError, Warning } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
 
 export const OPEN = 0;
@@ -17,6 +17,7 @@ export interface OpenMessage {
   /** undefined: no schema. Compiled (and cached) in the worker at open, so a bad one fails start. */
   schema: unknown;
   echoBuffer: boolean;
+  preview: PreviewMode;
 }
 
 export interface PushMessage {

@@ -2,7 +2,7 @@
 // compiled once at load from the schemas in contracts/request-schemas.ts. As on /v1/repair, unknown
 // fields are refused.
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { Mode } from '../../engine/types.js';
+import type { Mode, PreviewMode } from '../../engine/types.js';
 import { isPlainObject, detectContract, type Contract } from '../contracts/contract.js';
 import type { ContractSetting } from '../config/load-config.js';
 import { DEFAULT_MODE, REQUEST_SCHEMAS } from '../contracts/request-schemas.js';
@@ -16,6 +16,7 @@ export interface StartRequest {
   schema: unknown;
   mode: Mode;
   echoBuffer: boolean;
+  preview: PreviewMode;
 }
 
 export interface PushRequest { sessionId: string; chunk: string }
@@ -42,6 +43,7 @@ function explain(error: ErrorObject): string {
   if (error.keyword === 'pattern') return `"${error.instancePath.slice(1)}" must be a UUID (for example 123e4567-e89b-42d3-a456-426614174000).`;
   if (error.keyword === 'maxLength' || error.keyword === 'minLength') return `"${error.instancePath.slice(1)}" is not a session id.`;
   if (error.instancePath === '/echo_buffer') return '"echo_buffer" must be a boolean.';
+  if (error.instancePath === '/preview') return '"preview" must be "complete", "progressive" or "patch".';
   return describe(error);
 }
 
@@ -54,12 +56,15 @@ function check(endpoint: StreamEndpoint, body: unknown, contract: Contract): Rec
 export function readStart(body: unknown, contract: Contract): StartRequest | string {
   const fields = check('start', body, contract);
   if (typeof fields === 'string') return fields;
+  const preview = (fields.preview as PreviewMode | undefined) ?? 'complete';
   return {
     sessionId: contract === 'compact' ? (fields.sessionId as string) : '',
     schema: fields.schema ?? undefined,
     mode: (fields.mode as Mode | undefined) ?? DEFAULT_MODE[contract],
-    // The compact push answer carries no buffer, so its streams never build one.
-    echoBuffer: contract === 'envelope' && fields.echo_buffer !== false,
+    // The compact push answer carries no buffer, so its streams never build one; patch previews
+    // leave it out unless asked (their answers cost their chunk).
+    echoBuffer: contract === 'envelope' && (fields.echo_buffer === undefined ? preview !== 'patch' : fields.echo_buffer === true),
+    preview,
   };
 }
 

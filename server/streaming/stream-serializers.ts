@@ -10,11 +10,18 @@ const int = { type: 'integer' } as const;
 type Serializer = (doc: unknown) => string;
 const compile = (schema: object): Serializer => build(schema) as Serializer;
 
-// `buffered` is absent from a session started with `echo_buffer: false` (docs/streaming.md).
+// `buffered` is absent from a session started with `echo_buffer: false`, `partial` from one with
+// patch previews, and `partial_patch` and `settled` from one with the default complete previews
+// (docs/streaming.md "Preview modes").
 const STATE_FIELDS = [
-  'structurally_complete', 'json_parseable', 'safe_to_emit', 'partial', 'incomplete_token',
+  'structurally_complete', 'json_parseable', 'safe_to_emit', 'incomplete_token',
   'brace_depth', 'in_string', 'expected_next',
 ];
+const PATCH = {
+  type: 'array',
+  items: { type: 'object', required: ['op', 'path', 'value'], properties: { op: str, path: str, value: ANY } },
+} as const;
+const SETTLED = { type: 'array', items: str } as const;
 
 /** Envelope push: `{ state }`, the spec's streaming state object. */
 export const serializeEnvelopePush = compile({
@@ -25,8 +32,9 @@ export const serializeEnvelopePush = compile({
       type: 'object',
       required: STATE_FIELDS,
       properties: {
-        structurally_complete: bool, json_parseable: bool, safe_to_emit: bool, partial: ANY, buffered: str,
-        incomplete_token: str, brace_depth: int, in_string: bool, expected_next: { type: 'array', items: str },
+        structurally_complete: bool, json_parseable: bool, safe_to_emit: bool, partial: ANY, partial_patch: PATCH,
+        settled: SETTLED, buffered: str, incomplete_token: str, brace_depth: int, in_string: bool,
+        expected_next: { type: 'array', items: str },
       },
     },
   },
@@ -35,8 +43,10 @@ export const serializeEnvelopePush = compile({
 /** Compact push: the spec's "Streaming push response (compact contract)". */
 export const serializeCompactPush = compile({
   type: 'object',
-  required: ['sessionId', 'valid', 'partial', 'safeToEmit', 'bufferedBytes', 'totalReceived'],
-  properties: { sessionId: str, valid: bool, partial: ANY, safeToEmit: bool, bufferedBytes: int, totalReceived: int },
+  required: ['sessionId', 'valid', 'safeToEmit', 'bufferedBytes', 'totalReceived'],
+  properties: {
+    sessionId: str, valid: bool, partial: ANY, partialPatch: PATCH, settled: SETTLED, safeToEmit: bool, bufferedBytes: int, totalReceived: int,
+  },
 });
 
 /** Envelope start: the server-issued id and the expiry in Unix milliseconds. */

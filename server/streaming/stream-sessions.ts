@@ -171,7 +171,7 @@ export class StreamSessions {
     const { slot, generation } = this.workers.assign();
     const session = new StreamSession(tableKeyOf(contract, key.id, sessionId), key.id, key.accountId, contract, sessionId, slot, generation, ++this.#nextHandle);
     this.table.add(session, performance.now());
-    const message: OpenMessage = { op: OPEN, id: 0, handle: session.handle, mode: start.mode, schema: start.schema, echoBuffer: start.echoBuffer };
+    const message: OpenMessage = { op: OPEN, id: 0, handle: session.handle, mode: start.mode, schema: start.schema, echoBuffer: start.echoBuffer, preview: start.preview };
     const call = new StreamCall(this, 'start', contract, session, 0, message, 0);
     const answer = waitFor(call);
     this.work.submit(call);

@@ -25,7 +25,11 @@ const reply: WorkerReply = {
   id: 0, body: null, error: null, gone: false, errorCode: null, confidence: null, repairCounts: null, fault: null,
 };
 const envelopePush: { state: StreamState | null } = { state: null };
-const compactPush = { sessionId: '', valid: false, partial: null as unknown, safeToEmit: false, bufferedBytes: 0, totalReceived: 0 };
+const compactPush = {
+  sessionId: '', valid: false, partial: null as unknown, safeToEmit: false, bufferedBytes: 0, totalReceived: 0,
+  // Previews (docs/streaming.md "Preview modes"): undefined leaves the field out of the answer.
+  partialPatch: undefined as unknown, settled: undefined as string[] | undefined,
+};
 
 function send(id: number, body: string | null): void {
   reply.id = id;
@@ -59,7 +63,8 @@ function open(m: OpenMessage): void {
       return;
     }
   }
-  streams.set(m.handle, createStream(m.schema === undefined ? { mode: m.mode, echoBuffer: m.echoBuffer } : { schema: m.schema, mode: m.mode, echoBuffer: m.echoBuffer }));
+  const options = { mode: m.mode, echoBuffer: m.echoBuffer, preview: m.preview };
+  streams.set(m.handle, createStream(m.schema === undefined ? options : { ...options, schema: m.schema }));
   send(m.id, '');
 }
 
@@ -77,11 +82,15 @@ function push(m: PushMessage): void {
   compactPush.sessionId = m.sessionId;
   compactPush.valid = state.json_parseable;
   compactPush.partial = state.partial;
+  compactPush.partialPatch = state.partial_patch;
+  compactPush.settled = state.settled;
   compactPush.safeToEmit = state.safe_to_emit;
   compactPush.bufferedBytes = m.bufferedBytes;
   compactPush.totalReceived = m.totalReceived;
   send(m.id, serializeCompactPush(compactPush));
   compactPush.partial = null;
+  compactPush.partialPatch = undefined;
+  compactPush.settled = undefined;
 }
 
 function finalize(m: FinalizeMessage): void {

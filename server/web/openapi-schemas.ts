@@ -76,12 +76,14 @@ export const SCHEMAS: Record<string, object> = {
     expires_at: { ...int, description: 'Unix time in milliseconds; each push moves it SESSION_TTL_MS ahead.' },
   }),
   StreamState: closed(
-    ['structurally_complete', 'json_parseable', 'safe_to_emit', 'partial', 'incomplete_token', 'brace_depth', 'in_string', 'expected_next'],
+    ['structurally_complete', 'json_parseable', 'safe_to_emit', 'incomplete_token', 'brace_depth', 'in_string', 'expected_next'],
     {
       structurally_complete: bool,
-      json_parseable: bool,
+      json_parseable: { ...bool, description: 'The JSON the reply holds (without a fence and the prose around it) is whole and parses as written.' },
       safe_to_emit: bool,
-      partial: { description: 'The value parsed so far, or null.' },
+      partial: { description: 'Preview "complete": the reply\'s JSON once parseable, else null. "progressive": the value so far. Absent with "patch".' },
+      partial_patch: { type: 'array', items: ref('PatchOperation'), description: 'Preview "patch" only: turns the previous state\'s preview into this one\'s.' },
+      settled: { type: 'array', items: str, description: 'Previews "progressive" and "patch": JSON Pointers of the values that became final in this push.' },
       buffered: { type: 'string', description: 'Everything pushed so far; absent when the session was started with echo_buffer: false.' },
       incomplete_token: str,
       brace_depth: int,
@@ -90,6 +92,11 @@ export const SCHEMAS: Record<string, object> = {
     },
   ),
   EnvelopeStreamPushResponse: closed(['state'], { state: ref('StreamState') }),
+  PatchOperation: closed(['op', 'path', 'value'], {
+    op: { type: 'string', enum: ['add', 'replace', 'append'], description: 'RFC 6902 add and replace; append adds `value` (text) to the end of the string at `path`.' },
+    path: { type: 'string', description: 'A JSON Pointer; "" is the whole preview.' },
+    value: {},
+  }),
 
   // Compact answers
   CompactRepairSuccess: closed(['valid', 'repaired', 'confidence', 'warnings', 'repairs'], {
@@ -122,8 +129,11 @@ export const SCHEMAS: Record<string, object> = {
     retryAfter: { type: 'integer', minimum: 1, description: 'Seconds until a request would be allowed.' },
   }),
   CompactStreamStartResponse: closed(['sessionId', 'expiresAt'], { sessionId: str, expiresAt: { type: 'string', format: 'date-time' } }),
-  CompactStreamPushResponse: closed(['sessionId', 'valid', 'partial', 'safeToEmit', 'bufferedBytes', 'totalReceived'], {
-    sessionId: str, valid: bool, partial: {}, safeToEmit: bool, bufferedBytes: int, totalReceived: int,
+  CompactStreamPushResponse: closed(['sessionId', 'valid', 'safeToEmit', 'bufferedBytes', 'totalReceived'], {
+    sessionId: str, valid: bool, partial: { description: 'Absent with preview "patch".' },
+    partialPatch: { type: 'array', items: ref('PatchOperation'), description: 'Preview "patch" only.' },
+    settled: { type: 'array', items: str, description: 'Previews "progressive" and "patch".' },
+    safeToEmit: bool, bufferedBytes: int, totalReceived: int,
   }),
 
   // Accounts and operations

@@ -63,6 +63,25 @@ t.test('compact: any node pushes and finalizes, and "already open" holds across 
   t.notMatch(JSON.stringify(empty.body), /SESSION_NOT_FOUND/, 'and the new session is reached from node-b');
 });
 
+t.test('previews cross nodes unchanged: patch and progressive answers via the other node are the owner\'s', async (t) => {
+  const direct = (await postJson(at(a, 'start'), { preview: 'patch' }, bearer(KEY))).body.session_id as string;
+  const forwarded = (await postJson(at(a, 'start'), { preview: 'patch' }, bearer(KEY))).body.session_id as string;
+  const uuid = newUuid();
+  await postJson(at(a, 'start'), { sessionId: uuid, preview: 'progressive' }, bearer(KEY));
+  let grew = 0;
+  for (const piece of PIECES) {
+    const owner = await postJson(at(a, 'push'), { session_id: direct, chunk: piece }, bearer(KEY));
+    const other = await postJson(at(b, 'push'), { session_id: forwarded, chunk: piece }, bearer(KEY));
+    t.same(other.body, owner.body, 'the forwarded answer is the owner\'s, patch preview and all');
+    if (owner.body.state.partial_patch.length > 0) grew++;
+    const compact = await postJson(at(b, 'push'), { sessionId: uuid, content: piece }, bearer(KEY));
+    t.ok(Array.isArray(compact.body.settled) && compact.body.partial !== null, 'compact progressive preview via the other node');
+  }
+  t.equal(grew, PIECES.length, 'every push grew the preview');
+  for (const id of [direct, forwarded]) await postJson(at(b, 'finalize'), { session_id: id }, bearer(KEY));
+  await postJson(at(b, 'finalize'), { sessionId: uuid }, bearer(KEY));
+});
+
 t.test('another key never reaches a session, through either node', async (t) => {
   const id = (await postJson(at(a, 'start'), {}, bearer(KEY))).body.session_id as string;
   const uuid = newUuid();

@@ -1,0 +1,222 @@
+// Stream previews (docs/streaming.md "Preview modes"): `complete` judged on the JSON a reply holds,
+// `progressive` growing under its guarantees, `patch` reproducing the progressive previews. The
+// property test cuts generated documents at every boundary.
+import fc from 'fast-check';
+import t from 'tap';
+import { MalformedEmitter, type MalformedStyle } from '../../bench/engine/emit-malformed.js';
+import { createRandom } from '../../bench/lib/random.js';
+import { applyPatch } from '../../client/apply-patch.js';
+import { valueAt } from '../../engine/schema/json-pointer.js';
+import { createStream, repair, type PatchOperation, type StreamOptions, type StreamState } from '../../engine/index.js';
+
+const SEED = Number(process.env.FC_SEED ?? 20261127);
+
+export const FENCED_REPLY = 'Here is the record you asked for.\n```json\n{"name": "Ada Lovelace", "born": 1815, ' +
+  '"fields": ["mathematics", "poetry"], "active": false, "note": null}\n```\nLet me know if you need anything else.';
+
+function chunks(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+/** What is wrong with `next` as the preview after `prev` (a guarantee broken), or null. */
+function growthViolation(prev: unknown, next: unknown, at = ''): string | null {
+  if (prev === undefined || prev === null && at === '') return null;
+  if (next === undefined) return `${at} disappeared`;
+  const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  if (kind(prev) !== kind(next)) return `${at} changed type ${kind(prev)} -> ${kind(next)}`;
+  if (typeof prev === 'string') return (next as string).startsWith(prev) ? null : `${at} string did not grow by appending`;
+  if (prev === null || typeof prev !== 'object') return Object.is(prev, next) ? null : `${at} changed ${String(prev)} -> ${String(next)}`;
+  if (Array.isArray(prev)) {
+    const n = next as unknown[];
+    if (n.length < prev.length) return `${at} lost elements`;
+    for (let i = 0; i < prev.length; i++) {
+      const v = growthViolation(prev[i], n[i], `${at}/${i}`);
+      if (v !== null) return v;
+    }
+    return null;
+  }
+  const p = prev as Record<string, unknown>;
+  const n = next as Record<string, unknown>;
+  for (const key of Object.keys(p)) {
+    if (!Object.hasOwn(n, key)) return `${at}/${key} disappeared`;
+    const v = growthViolation(p[key], n[key], `${at}/${key}`);
+    if (v !== null) return v;
+  }
+  return null;
+}
+
+interface Run {
+  progressive: unknown[];
+  settled: string[][];
+  patched: unknown[];
+  patchBytes: number;
+  final: unknown;
+}
+
+/** `pieces` pushed in progressive and in patch mode side by side; snapshots of every preview. */
+function run(pieces: string[], options: StreamOptions = {}): Run {
+  const progressive = createStream({ ...options, preview: 'progressive' });
+  const patch = createStream({ ...options, preview: 'patch' });
+  const out: Run = { progressive: [], settled: [], patched: [], patchBytes: 0, final: undefined };
+  const patches: PatchOperation[][] = [];
+  for (const piece of pieces) {
+    const a = progressive.push(piece);
+    const b = patch.push(piece);
+    out.progressive.push(structuredClone(a.partial));
+    out.settled.push(a.settled!);
+    if (b.partial !== undefined) throw new Error('a patch state carries partial');
+    out.patchBytes += JSON.stringify(b.partial_patch).length;
+    patches.push(b.partial_patch!);
+  }
+  // Applied only now: each push's operations keep their values as they were when it answered.
+  let doc: unknown = null;
+  for (const ops of patches) {
+    doc = applyPatch(doc, ops);
+    out.patched.push(structuredClone(doc));
+  }
+  out.final = progressive.finalize().repaired;
+  patch.finalize();
+  return out;
+}
+
+/** Every guarantee over one run; the first broken one, or null. */
+function runViolation(r: Run, container: boolean): string | null {
+  for (let k = 0; k < r.progressive.length; k++) {
+    if (JSON.stringify(r.patched[k]) !== JSON.stringify(r.progressive[k])) return `push ${k}: patches give ${JSON.stringify(r.patched[k])}, progressive ${JSON.stringify(r.progressive[k])}`;
+    if (k > 0) {
+      const v = growthViolation(r.progressive[k - 1], r.progressive[k]);
+      if (v !== null) return `push ${k}: ${v}`;
+    }
+    for (const pointer of r.settled[k]!) {
+      const now = JSON.stringify(valueAt(r.progressive[k], pointer));
+      const last = JSON.stringify(valueAt(r.progressive[r.progressive.length - 1], pointer));
+      if (now === undefined || now !== last) return `push ${k}: ${pointer} settled as ${now}, later ${last}`;
+    }
+  }
+  const last = r.progressive[r.progressive.length - 1];
+  if (container && JSON.stringify(last) !== JSON.stringify(r.final)) return `last preview ${JSON.stringify(last)} is not finalize's ${JSON.stringify(r.final)}`;
+  // Whatever the last push left unshown, finalize's value only adds to what was shown.
+  const v = growthViolation(last, r.final);
+  return v === null ? null : `finalize: ${v}`;
+}
+
+t.test('complete previews judge the JSON a fenced reply holds, not the raw buffer', (t) => {
+  const stream = createStream();
+  let buffer = '';
+  let shown = false;
+  const closeAt = FENCED_REPLY.indexOf('}\n```') + 1;
+  for (const piece of chunks(FENCED_REPLY, 8)) {
+    buffer += piece;
+    const state = stream.push(piece);
+    t.equal(state.buffered, buffer, 'buffered stays the raw buffer');
+    if (buffer.length >= closeAt) {
+      if (!shown) t.ok(state.json_parseable && state.safe_to_emit, 'the push that closes the object shows it');
+      shown = true;
+      t.same(state.partial, repair(buffer).repaired, 'partial is what finalize would answer for the buffer');
+      t.equal(state.json_parseable, true);
+    } else {
+      t.equal(state.partial, null);
+      t.equal(state.safe_to_emit, false);
+    }
+  }
+  t.ok(shown);
+  t.end();
+});
+
+t.test('progressive and patch previews of the fenced reply in 8-character pushes', (t) => {
+  const r = run(chunks(FENCED_REPLY, 8));
+  t.equal(runViolation(r, true), null);
+  // Values show while the model writes them: the name before its closing quote.
+  t.ok(r.progressive.some((p) => typeof (p as { name?: unknown } | null)?.name === 'string' && (p as { name: string }).name.length < 'Ada Lovelace'.length && (p as { name: string }).name.length > 0));
+  // No number shows half-written.
+  t.notOk(r.progressive.some((p) => { const b = (p as { born?: unknown } | null)?.born; return b !== undefined && b !== 1815; }));
+  t.ok(r.settled.flat().includes(''), 'the root settles when it closes');
+  t.end();
+});
+
+t.test('the patch answers of a session add up to a small multiple of the document', (t) => {
+  const doc = JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ id: i, title: `Item ${i}`, tags: ['a', `t${i % 7}`], owner: { name: `U${i}` } })));
+  const r = run(chunks(doc, 64));
+  t.equal(runViolation(r, true), null);
+  t.ok(r.patchBytes <= 3 * doc.length, `${r.patchBytes} bytes of patches for ${doc.length}`);
+  t.end();
+});
+
+t.test('generated documents cut at every boundary keep every guarantee', (t) => {
+  const documents = fc.tuple(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom('plain', 'indented', 'fenced'));
+  fc.assert(fc.property(documents, ([value, style]) => {
+    const json = style === 'indented' ? JSON.stringify(value, null, 2) : JSON.stringify(value);
+    if (json === undefined) return true;
+    const text = style === 'fenced' ? `Sure:\n\`\`\`json\n${json}\n\`\`\`\nDone.` : json;
+    const container = value !== null && typeof value === 'object';
+    // One character a push (every boundary a cut), then every single cut into two pushes.
+    const single = runViolation(run([...text]), container);
+    if (single !== null) throw new Error(`${JSON.stringify(text)} in 1-character pushes: ${single}`);
+    for (let cut = 1; cut < text.length; cut += Math.max(1, Math.floor(text.length / 40))) {
+      const v = runViolation(run([text.slice(0, cut), text.slice(cut)]), container);
+      if (v !== null) throw new Error(`${JSON.stringify(text)} cut at ${cut}: ${v}`);
+    }
+    return true;
+  }), { seed: SEED, numRuns: 150 });
+  t.end();
+});
+
+t.test('model-style spellings (bare keys, single quotes, comments, missing commas) keep every guarantee', (t) => {
+  const style: fc.Arbitrary<MalformedStyle> = fc.record({
+    bareKeys: fc.constantFrom(0, 1), singleQuotes: fc.constantFrom(0, 1), trailingCommas: fc.constantFrom(0, 1),
+    lineComments: fc.constantFrom(0, 0.3), blockComments: fc.constantFrom(0, 0.3), missingCommas: fc.constantFrom(0, 0.3),
+    pythonLiterals: fc.boolean(),
+  });
+  fc.assert(fc.property(fc.jsonValue({ maxDepth: 4 }), style, fc.nat(), (value, spelling, seed) => {
+    const emitter = new MalformedEmitter(createRandom(seed), spelling);
+    emitter.value(value, '');
+    const text = emitter.text();
+    const v = runViolation(run([...text]), value !== null && typeof value === 'object');
+    if (v !== null) throw new Error(`${JSON.stringify(text)} in 1-character pushes: ${v}`);
+    return true;
+  }), { seed: SEED, numRuns: 150 });
+  t.end();
+});
+
+t.test('schema-typed progressive previews: coerced members, enums only once whole and matching', (t) => {
+  const schema = {
+    type: 'object',
+    properties: {
+      action: { enum: ['Delete', 'Archive'] },
+      count: { type: 'integer' },
+      label: { type: 'string' },
+      items: { type: 'array', items: { type: 'number' } },
+    },
+    required: ['action'],
+  };
+  const text = '{"label": "weekly cleanup", "count": "12", "action": "delete", "items": ["1.5", 2], "extra": "x"}';
+  const states: StreamState[] = [];
+  const stream = createStream({ schema, preview: 'progressive' });
+  const shown: unknown[] = [];
+  for (const piece of chunks(text, 3)) {
+    states.push(stream.push(piece));
+    shown.push(structuredClone(states[states.length - 1]!.partial));
+  }
+  const final = stream.finalize();
+  for (const p of shown) {
+    const v = p as Record<string, unknown> | null;
+    if (v === null) continue;
+    t.ok(v.action === undefined || v.action === 'Delete', `action shown only whole and matching (${String(v.action)})`);
+    t.ok(v.count === undefined || v.count === 12, 'count appears coerced');
+    t.notOk('extra' in v, 'an undeclared member strict mode removes is never shown');
+    for (const item of (v.items as unknown[] | undefined) ?? []) t.type(item, 'number');
+  }
+  t.ok(shown.some((p) => typeof (p as { label?: string } | null)?.label === 'string' && (p as { label: string }).label.length < 'weekly cleanup'.length), 'a free string grows');
+  t.same(shown[shown.length - 1], final.repaired, 'the last preview equals finalize');
+  t.end();
+});
+
+t.test('echo_buffer keeps working beside previews', (t) => {
+  t.equal(createStream({ preview: 'patch' }).push('{"a"').buffered, undefined, 'patch previews leave the buffer out by default');
+  t.equal(createStream({ preview: 'patch', echoBuffer: true }).push('{"a"').buffered, '{"a"');
+  t.equal(createStream({ preview: 'progressive', echoBuffer: false }).push('{"a"').buffered, undefined);
+  t.equal(createStream({ preview: 'progressive' }).push('{"a"').buffered, '{"a"');
+  t.end();
+});
