@@ -39,6 +39,8 @@ export class SessionForwarder implements StreamRemote {
 
   constructor(
     readonly nodeId: string,
+    /** A chunk over this is refused here, as its owner would: the peer endpoint takes no larger one. */
+    private readonly maxPayloadBytes: number,
     private readonly registry: NodeRegistry,
     private readonly directory: SessionDirectory,
     private readonly client: PeerClient,
@@ -57,15 +59,31 @@ export class SessionForwarder implements StreamRemote {
     if (session.contract === 'compact') this.directory.release(session.keyId, session.sessionId);
   }
 
+  /** Never rejects: whatever the registry, the owner or the network do, the answer is the owner's or SESSION_NOT_FOUND. */
   async forward(
     endpoint: 'push' | 'finalize', contract: Contract, keyId: string, sessionId: string, chunk: string, warnings: readonly Warning[] | null,
   ): Promise<RouteAnswer> {
     const inputBytes = Buffer.byteLength(chunk, 'utf8');
+    try {
+      return await this.#forward(endpoint, contract, keyId, sessionId, chunk, warnings, inputBytes);
+    } catch {
+      return this.#gone(contract, 2, inputBytes);
+    }
+  }
+
+  async #forward(
+    endpoint: 'push' | 'finalize', contract: Contract, keyId: string, sessionId: string, chunk: string, warnings: readonly Warning[] | null, inputBytes: number,
+  ): Promise<RouteAnswer> {
     const owner = await this.#ownerOf(contract, keyId, sessionId);
     // Not issued by this cluster, never opened, or ours and already ended: simply not found.
     if (owner === null || owner === this.nodeId) return refusalAnswer(contract, NOT_FOUND, inputBytes);
     const peerUrl = this.registry.peerUrlOf(owner);
     if (peerUrl === undefined) return this.#gone(contract, 1, inputBytes);
+    if (inputBytes > this.maxPayloadBytes) {
+      // Refused whole, as the owner refuses it: the session carries on.
+      const message = `The chunk is ${inputBytes} bytes of UTF-8; the limit is ${this.maxPayloadBytes}.`;
+      return refusalAnswer(contract, makeError('PAYLOAD_TOO_LARGE', message), inputBytes);
+    }
     const reply = await this.client.send(peerUrl, {
       endpoint,
       contract,
@@ -82,19 +100,21 @@ export class SessionForwarder implements StreamRemote {
       this.onRefused(owner, reply.status);
       return this.#gone(contract, 3, inputBytes);
     }
-    this.results[0]!++;
     let outcome: PeerOutcome;
     try {
       outcome = JSON.parse(reply.outcome) as PeerOutcome;
+      if (typeof outcome !== 'object' || outcome === null) throw new TypeError('not an outcome');
     } catch {
-      outcome = { errorCode: null, confidence: null, repairCounts: {}, inputBytes, fault: null, execution: 'stream' };
+      // Not an owner's answer (every owner sends its outcome): an address that is not a node.
+      return this.#gone(contract, 2, inputBytes);
     }
-    const answer = answerOf(contract, reply.status, reply.body, outcome.errorCode, outcome.inputBytes);
+    this.results[0]!++;
+    const answer = answerOf(contract, reply.status, reply.body, outcome.errorCode ?? null, Number(outcome.inputBytes) || inputBytes);
     const fields: AnswerOutcome = answer.outcome;
-    fields.confidence = outcome.confidence as AnswerOutcome['confidence'];
-    fields.repairCounts = outcome.repairCounts;
-    fields.fault = outcome.fault;
-    answer.execution = outcome.execution;
+    fields.confidence = (outcome.confidence ?? null) as AnswerOutcome['confidence'];
+    fields.repairCounts = outcome.repairCounts ?? {};
+    fields.fault = outcome.fault ?? null;
+    answer.execution = outcome.execution ?? 'stream';
     return answer;
   }
 
