@@ -1,8 +1,12 @@
 // The pipeline of every JSON POST endpoint, one object per request:
-//   Content-Length over the body limit -> PAYLOAD_TOO_LARGE at once, before any of the body is read;
-//   authentication and the admission hook (before the body is read);
-//   the body, counted chunk by chunk (chunked uploads have no Content-Length); a route may refuse
-//   once its first 4 KiB are in (a full pool), answered in the contract they show;
+//   Content-Length over the route's body limit -> PAYLOAD_TOO_LARGE at once, before any of the body is read;
+//   authentication and the admission hook (before the body is read). A request they refuse (a wrong
+//   key, a spent allowance) keeps only what its answer's contract is judged by (the whole body up
+//   to 64 KiB, else its first 4 KiB) and is answered then: the rest is never held. While the key
+//   store is being asked about a key, at most 64 KiB are read before the socket is paused;
+//   the body, counted chunk by chunk (chunked uploads have no Content-Length, and are refused as
+//   soon as they pass the limit); a route may refuse once its first 4 KiB are in (a full pool),
+//   answered in the contract they show;
 //   the route's dispatch, or the refusal rendered in the contract the body speaks.
 // uWS rules (docs/design.md "uWS rules"): onAborted always registered; onData's ArrayBuffer is copied inside the
 // callback; writes after an await go through res.cork(); nothing touches res after an abort.
@@ -10,7 +14,7 @@ import { makeError } from '../contracts/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import { authenticate, type AuthResult } from '../accounts/authenticate.js';
 import type { KeyRecord } from '../accounts/key-store.js';
-import { contractOfSample, sampleOf, sampleOfChunks, sampleOfPrefix, SNIFF_WINDOW_BYTES, type BodySample } from '../contracts/contract-sniffer.js';
+import { contractOfSample, EXACT_SNIFF_BYTES, sampleOf, sampleOfChunks, sampleOfPrefix, SNIFF_WINDOW_BYTES, type BodySample } from '../contracts/contract-sniffer.js';
 import { renderError } from '../contracts/render.js';
 import type { Contract } from '../contracts/contract.js';
 import { describeFault, NO_COUNTS, type AnswerOutcome, type Execution } from '../observe/request-record.js';
@@ -30,6 +34,8 @@ export interface RouteAnswer {
 export interface JsonPostRoute {
   readonly name: string;
   readonly requiresKey: boolean;
+  /** Largest body this route reads; default the configured body limit (MAX_PAYLOAD_BYTES's). */
+  readonly maxBodyBytes?: number;
   /** Non-null on the demo endpoint: its answers, errors included, carry `demo: true` and this. */
   readonly demoMessage: string | null;
   /** `body` stays valid after dispatch returns only when `owned` (else copy what you keep). Never rejects. */
@@ -70,6 +76,9 @@ export class PostRequest {
   #chunks: Uint8Array[] | null = null;
   #refusal: Refusal | null = null;
   #admitting: Promise<void> | null = null;
+  /** Bytes kept in #chunks while the request is refused or not yet admitted (at most EXACT_SNIFF_BYTES). */
+  #held = 0;
+  #paused = false;
   headers: HeaderList | null = null;
   warnings: readonly Warning[] | null = null;
   key: KeyRecord | undefined = undefined;
@@ -82,6 +91,7 @@ export class PostRequest {
     readonly ctx: HttpContext,
     readonly requestId: string,
     readonly contentLength: number,
+    readonly maxBodyBytes: number,
   ) {}
 
   refuse(error: RepairError, retryAfterSeconds: number): void {
@@ -93,7 +103,21 @@ export class PostRequest {
     this.#admitting = admitted.catch((error: unknown) => {
       this.ctx.logger.log('error', 'admission failed', { requestId: this.requestId, route: this.route.name, fault: describeFault(error) });
       this.refuse(INTERNAL, 0);
-    });
+    }).then(() => this.#admitted());
+  }
+
+  /** Admission decided while the body was arriving: refused, answered from what is held; admitted, read on. */
+  #admitted(): void {
+    if (this.#aborted || this.#finished || this.#admitting === null) return;
+    this.#admitting = null;
+    if (this.#refusal !== null && this.#held > 0) {
+      this.res.cork(() => this.#answerHeldRefusal(false));
+      return;
+    }
+    if (this.#paused) {
+      this.#paused = false;
+      this.res.resume();
+    }
   }
 
   onAborted(): void {
@@ -108,17 +132,18 @@ export class PostRequest {
     if (this.#finished || this.#aborted) return;
     const size = chunk.byteLength;
     this.#received += size;
-    if (this.#received > this.ctx.config.maxBodyBytes) {
+    if (this.#received > this.maxBodyBytes) {
       this.#refuseOversize(new Uint8Array(chunk));
       return;
     }
+    if ((this.#refusal !== null || this.#admitting !== null) && this.#holdBack(chunk, isLast)) return;
     if (isLast && this.#buffer === null && this.#chunks === null) {
       // The whole body in one chunk: use it in place, before uWS reclaims it on return.
       this.#complete(new Uint8Array(chunk), false);
       return;
     }
     if (this.contentLength >= 0) {
-      this.#buffer ??= new Uint8Array(this.contentLength);
+      this.#buffer ??= this.#allocate();
       this.#buffer.set(new Uint8Array(chunk), this.#received - size);
       // Once the window the contract is judged by has arrived, a route may refuse the rest unread.
       if (!isLast && this.#received >= SNIFF_WINDOW_BYTES && this.#received - size < SNIFF_WINDOW_BYTES && this.#refuseEarly()) return;
@@ -126,6 +151,66 @@ export class PostRequest {
       (this.#chunks ??= []).push(new Uint8Array(chunk.slice(0)));
     }
     if (isLast) this.#complete(this.#assemble(), true);
+  }
+
+  /** The body's buffer, with what was held while admission was pending already in it. */
+  #allocate(): Uint8Array {
+    const buffer = new Uint8Array(this.contentLength);
+    let offset = 0;
+    for (const part of this.#chunks ?? []) {
+      buffer.set(part, offset);
+      offset += part.byteLength;
+    }
+    this.#chunks = null;
+    return buffer;
+  }
+
+  /**
+   * A chunk of a request refused from its headers, or whose admission is pending. Refused: only
+   * what the answer's contract is judged by is kept, and the answer goes once it is in. Pending:
+   * at most EXACT_SNIFF_BYTES are read, then the socket waits for the key store. True: handled.
+   */
+  #holdBack(chunk: ArrayBuffer, isLast: boolean): boolean {
+    const size = chunk.byteLength;
+    if (this.#admitting === null) {
+      // A body over EXACT_SNIFF_BYTES is judged by its first window (sampleOfPrefix): keep no more.
+      const keep = this.contentLength > EXACT_SNIFF_BYTES ? SNIFF_WINDOW_BYTES : EXACT_SNIFF_BYTES;
+      const take = Math.min(size, keep - this.#held);
+      if (take > 0) {
+        (this.#chunks ??= []).push(new Uint8Array(chunk.slice(0, take)));
+        this.#held += take;
+      }
+      if (isLast || this.#held >= keep) this.#answerHeldRefusal(isLast && this.#held === this.#received);
+      return true;
+    }
+    if (isLast) {
+      // The whole body is in: it is read as usual and #complete waits for the admission.
+      this.#held = 0;
+      return false;
+    }
+    (this.#chunks ??= []).push(new Uint8Array(chunk.slice(0)));
+    this.#held += size;
+    if (this.#held >= EXACT_SNIFF_BYTES && !this.#paused) {
+      this.#paused = true;
+      this.res.pause();
+    }
+    return true;
+  }
+
+  /** The refusal answered from the held part of the body (all of it when `whole`). */
+  #answerHeldRefusal(whole: boolean): void {
+    const { error, retryAfterSeconds } = this.#refusal!;
+    const chunks = this.#chunks ?? [];
+    const total = this.contentLength >= 0 ? this.contentLength : this.#received;
+    const sample = whole ? sampleOfChunks(chunks, this.#held) : sampleOfPrefix(sampleOfChunks(chunks, Math.min(this.#held, SNIFF_WINDOW_BYTES)).head, total);
+    this.#chunks = null;
+    this.#held = 0;
+    if (this.#paused) {
+      // Resumed only to be discarded: uWS drops the rest of a body whose answer is written.
+      this.#paused = false;
+      this.res.resume();
+    }
+    this.answerError(error, sample, retryAfterSeconds);
   }
 
   #refuseEarly(): boolean {
@@ -151,7 +236,7 @@ export class PostRequest {
   #refuseOversize(lastChunk: Uint8Array): void {
     const readBefore = this.#received - lastChunk.byteLength;
     const sample = this.#buffer !== null ? sampleOf(this.#buffer.subarray(0, readBefore), false) : sampleOfChunks(this.#chunks ?? [], readBefore);
-    const message = `The request body is over the ${this.ctx.config.maxBodyBytes}-byte limit.`;
+    const message = `The request body is over the ${this.maxBodyBytes}-byte limit.`;
     this.answerError(makeError('PAYLOAD_TOO_LARGE', message), sample, 0);
   }
 
@@ -307,16 +392,16 @@ function applyDecision(request: PostRequest, decision: AdmissionDecision): void 
 
 /** The uWS handler of one JSON POST route. Everything read from `req` is read synchronously here. */
 export function jsonPostHandler(route: JsonPostRoute, ctx: HttpContext): (res: HttpResponse, req: HttpRequest) => void {
-  const { config } = ctx;
+  const limit = route.maxBodyBytes ?? ctx.config.maxBodyBytes;
   return (res, req) => {
     ctx.lifecycle.begin();
     const lengthHeader = req.getHeader('content-length');
     const contentLength = DIGITS.test(lengthHeader) ? Number(lengthHeader) : -1;
-    const request = new PostRequest(res, route, ctx, requestIdFor(req.getHeader('x-request-id')), contentLength);
+    const request = new PostRequest(res, route, ctx, requestIdFor(req.getHeader('x-request-id')), contentLength, limit);
     res.onAborted(() => request.onAborted());
-    if (contentLength > config.maxBodyBytes) {
+    if (contentLength > limit) {
       // Answered before a byte of the body is read; uWS discards whatever of it still arrives.
-      const message = `The request body is ${contentLength} bytes; the limit is ${config.maxBodyBytes}.`;
+      const message = `The request body is ${contentLength} bytes; the limit is ${limit}.`;
       request.answerError(makeError('PAYLOAD_TOO_LARGE', message), null, 0);
       return;
     }
