@@ -44,6 +44,11 @@ export class RequestAdmission implements AdmissionHook {
     return ADMITTED;
   }
 
+  refund(route: string, clientIp: string): HeaderList | null {
+    if (route !== this.#demoRoute) return null;
+    return limitHeaders(this.#demo.refund(limitKeyForIp(clientIp), this.#demoDecision));
+  }
+
   #admitKey(key: KeyRecord): AdmissionDecision {
     const d = this.#keyed.admit(key, this.#keyDecision);
     if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers

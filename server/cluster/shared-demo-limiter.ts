@@ -20,11 +20,22 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return { n, ttl }
 `;
 
+// KEYS[1]: the address's window. Takes one back from a live window; returns the count left.
+const REFUND_LUA = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then n = redis.call('DECR', KEYS[1]) end
+return n
+`;
+
 /** Addresses remembered at most (the oldest goes first); Redis still holds their counts. */
 const MAX_ENTRIES = 100_000;
 
-interface Known { count: number; resetAt: number }
-interface CountCommand { jmDemoCount(key: string, windowMs: number): Promise<[number, number]> }
+/** `refunding`: refunds sent to Redis and not yet answered (their DECR runs after any INCR answered before). */
+interface Known { count: number; resetAt: number; refunding: number }
+interface CountCommand {
+  jmDemoCount(key: string, windowMs: number): Promise<[number, number]>;
+  jmDemoRefund(key: string): Promise<number>;
+}
 
 export interface SharedDemoLimiterOptions {
   redis: Redis;
@@ -53,6 +64,7 @@ export class SharedDemoLimiter implements DemoRateLimiter {
     this.#health = options.health;
     this.#prefix = options.keyPrefix ?? 'jm:demo:';
     options.redis.defineCommand('jmDemoCount', { numberOfKeys: 1, lua: COUNT_LUA });
+    options.redis.defineCommand('jmDemoRefund', { numberOfKeys: 1, lua: REFUND_LUA });
     this.#redis = options.redis as Redis & CountCommand;
   }
 
@@ -62,7 +74,7 @@ export class SharedDemoLimiter implements DemoRateLimiter {
     let known = this.#known.get(ipKey);
     if (known === undefined || now >= known.resetAt) {
       if (known === undefined && this.#known.size >= MAX_ENTRIES) this.#known.delete(this.#known.keys().next().value!);
-      known = { count: 0, resetAt: now + this.windowMs };
+      known = { count: 0, resetAt: now + this.windowMs, refunding: 0 };
       this.#known.set(ipKey, known);
     }
     out.limit = this.limit;
@@ -72,10 +84,23 @@ export class SharedDemoLimiter implements DemoRateLimiter {
     const entry = known;
     this.#health.track(this.#redis.jmDemoCount(this.#prefix + ipKey, this.windowMs)).then(([count, ttl]) => {
       // Another node's requests show up here; this node's own in-flight ones are already counted.
-      entry.count = Math.max(entry.count, Number(count));
+      entry.count = Math.max(entry.count, Number(count) - entry.refunding);
       entry.resetAt = this.#clock.now() + Number(ttl);
     }, () => {});
     return out;
+  }
+
+  refund(ipKey: string, out: RateLimitDecision = newDecision()): RateLimitDecision {
+    if (!this.#health.up || this.limit === 0) return this.local.refund(ipKey, out);
+    const now = this.#clock.now();
+    const known = this.#known.get(ipKey);
+    out.limit = this.limit;
+    if (known === undefined || now >= known.resetAt) return admitted(out, this.limit, now + this.windowMs);
+    if (known.count > 0) known.count--;
+    known.refunding++;
+    const entry = known;
+    this.#health.track(this.#redis.jmDemoRefund(this.#prefix + ipKey)).finally(() => entry.refunding--).catch(() => {});
+    return admitted(out, this.limit - known.count, known.resetAt);
   }
 
   sweep(): number {

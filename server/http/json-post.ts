@@ -57,6 +57,8 @@ export interface Cancellable {
 
 const DIGITS = /^[0-9]{1,15}$/;
 const INTERNAL = makeError('INTERNAL_ERROR');
+/** Answers that served nothing: a body that is no request (or too large), a server that could not take it. */
+const UNSERVED = new Set(['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR']);
 
 // Lets an async completion write inside res.cork() without a closure per request.
 let corkedRequest: PostRequest | null = null;
@@ -80,6 +82,8 @@ export class PostRequest {
   #held = 0;
   #paused = false;
   headers: HeaderList | null = null;
+  /** A keyless request that counted against its address's allowance (the demo): given back if not served. */
+  chargedIp: string | null = null;
   warnings: readonly Warning[] | null = null;
   key: KeyRecord | undefined = undefined;
   /** Set by a route whose answer waits on queued work (the pool). */
@@ -294,10 +298,21 @@ export class PostRequest {
     if (this.#aborted || this.#finished) return;
     this.#buffer = null;
     this.#chunks = null;
+    if (this.chargedIp !== null && UNSERVED.has(answer.outcome.errorCode ?? '')) this.#giveBack(this.chargedIp);
     // While draining, answers close their connection so keep-alive clients reconnect elsewhere.
     // Paced: onAborted is registered (jsonPostHandler), so a large answer is written as the client reads.
     writeAnswer(this.res, answer.status, JSON_TYPE, answer.body, this.requestId, this.headers, this.ctx.lifecycle.draining, true);
     this.#finish(answer, answer.execution);
+  }
+
+  /** A request admitted but not served spends nothing: its count is given back, its headers say so. */
+  #giveBack(clientIp: string): void {
+    this.chargedIp = null;
+    try {
+      this.headers = this.ctx.admission.refund?.(this.route.name, clientIp) ?? this.headers;
+    } catch (error) {
+      this.ctx.logger.log('error', 'admission refund failed', { requestId: this.requestId, route: this.route.name, fault: describeFault(error) });
+    }
   }
 
   #finish(answer: RouteAnswer | null, execution: Execution): void {
@@ -372,7 +387,9 @@ function admit(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res
   const clientIp = admission.needsClientIp
     ? ctx.clientIp.resolve(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for'))
     : '';
-  applyDecision(request, admission.admit(route.name, undefined, clientIp));
+  const decision = admission.admit(route.name, undefined, clientIp);
+  if (decision.allowed && decision.headers !== null) request.chargedIp = clientIp;
+  applyDecision(request, decision);
 }
 
 function admitKeyed(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, auth: AuthResult): void {
@@ -390,6 +407,16 @@ function applyDecision(request: PostRequest, decision: AdmissionDecision): void 
   else request.refuse(decision.error, decision.retryAfterSeconds);
 }
 
+function admitSafely(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res: HttpResponse, req: HttpRequest): void {
+  try {
+    admit(request, route, ctx, res, req);
+  } catch (error) {
+    // A failing key store or admission hook refuses this request instead of crashing the thread.
+    ctx.logger.log('error', 'admission failed', { requestId: request.requestId, route: route.name, fault: describeFault(error) });
+    request.refuse(INTERNAL, 0);
+  }
+}
+
 /** The uWS handler of one JSON POST route. Everything read from `req` is read synchronously here. */
 export function jsonPostHandler(route: JsonPostRoute, ctx: HttpContext): (res: HttpResponse, req: HttpRequest) => void {
   const limit = route.maxBodyBytes ?? ctx.config.maxBodyBytes;
@@ -400,18 +427,14 @@ export function jsonPostHandler(route: JsonPostRoute, ctx: HttpContext): (res: H
     const request = new PostRequest(res, route, ctx, requestIdFor(req.getHeader('x-request-id')), contentLength, limit);
     res.onAborted(() => request.onAborted());
     if (contentLength > limit) {
-      // Answered before a byte of the body is read; uWS discards whatever of it still arrives.
+      // Answered before a byte of the body is read; uWS discards whatever of it still arrives. A
+      // keyless route's allowance is looked up (and given back) so the answer carries its headers.
+      if (!route.requiresKey) admitSafely(request, route, ctx, res, req);
       const message = `The request body is ${contentLength} bytes; the limit is ${limit}.`;
       request.answerError(makeError('PAYLOAD_TOO_LARGE', message), null, 0);
       return;
     }
-    try {
-      admit(request, route, ctx, res, req);
-    } catch (error) {
-      // A failing key store or admission hook refuses this request instead of crashing the thread.
-      ctx.logger.log('error', 'admission failed', { requestId: request.requestId, route: route.name, fault: describeFault(error) });
-      request.refuse(INTERNAL, 0);
-    }
+    admitSafely(request, route, ctx, res, req);
     res.onData((chunk, isLast) => request.onData(chunk, isLast));
   };
 }
