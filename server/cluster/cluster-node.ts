@@ -31,13 +31,19 @@ export class ClusterNode {
   /** Opened here (not given): closed here. */
   readonly #ownsRedis: boolean;
   #lastErrorLog = -Infinity;
+  #lastDuplicateLog = -Infinity;
 
   /** `redis`: the node's client, when the stores layer has opened one (one connection per node). */
   constructor(config: Config, private readonly logger: Logger, redis?: Redis) {
     this.#secret = config.clusterSecret!;
     this.#ownsRedis = redis === undefined;
     this.redis = redis ?? connectRedis(config.redisUrl!, this.#onError, { connectionName: `jsonmend-${config.nodeId}-cluster` });
-    this.registry = new NodeRegistry(this.redis, config.nodeId, this.#onError);
+    this.registry = new NodeRegistry(this.redis, config.nodeId, this.#onError, (duplicate) => {
+      const now = performance.now();
+      if (now - this.#lastDuplicateLog < ERROR_LOG_INTERVAL_MS) return;
+      this.#lastDuplicateLog = now;
+      logger.log('error', `cluster: ${duplicate.message}; forwards meant for one of them may reach the other`);
+    });
     // A push's work is bounded by the task deadline on the owner; the forward waits that long and a second.
     // An owner's answer is at most a finalize's (output, repairs, JSON escaping); far above it is no answer.
     this.#client = new PeerClient(this.#secret, PEER_CONNECT_TIMEOUT_MS, config.taskTimeoutMs + 1_000, 4 * config.maxBodyBytes);

@@ -3,28 +3,79 @@
 // forwarded request looks its owner up in that map (no Redis round trip); a node that stops
 // heartbeating (killed, frozen, cut off) leaves every other node's map within NODE_TTL_MS plus a
 // tick, and its sessions then answer SESSION_NOT_FOUND at once instead of waiting on a dead peer.
+// A NODE_ID names one running node: the entry carries the random id of the process that holds it
+// (`<instance> <PEER_URL>`), a node starting with a NODE_ID a live node holds is refused, and a node
+// only ever refreshes or deletes its own entry.
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 export const NODE_TTL_MS = 1_000;
 export const HEARTBEAT_MS = 250;
+/** How long a start waits for an entry of its NODE_ID to expire (a node restarted after dying) before it gives up. */
+const TAKEOVER_WAIT_MS = NODE_TTL_MS + 2 * HEARTBEAT_MS;
 const MEMBERS = 'jm:nodes';
 const nodeKey = (id: string): string => `jm:node:${id}`;
+
+// KEYS[1]: the entry. ARGV: value, this instance's prefix, ttl. Writes it unless another instance
+// holds it; returns 0, or the holder's value.
+const HEARTBEAT = `local v = redis.call('GET', KEYS[1])
+if v and string.sub(v, 1, string.len(ARGV[2])) ~= ARGV[2] then return v end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+return 0`;
+// Deletes the entry only if this instance holds it.
+const LEAVE = `local v = redis.call('GET', KEYS[1])
+if v and string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** Another running node holds this NODE_ID. */
+export class DuplicateNodeId extends Error {
+  constructor(readonly nodeId: string, readonly holder: string) {
+    super(`NODE_ID ${nodeId} is already used by a running node (reachable at ${holder}); every node needs its own NODE_ID`);
+  }
+}
+
+/** The PEER_URL of an entry's value (`<instance> <PEER_URL>`). */
+function peerUrlOfEntry(value: string): string {
+  const space = value.indexOf(' ');
+  return space === -1 ? value : value.slice(space + 1);
+}
 
 export class NodeRegistry {
   /** node id -> peer URL, as of the last successful tick. */
   #live = new Map<string, string>();
   #timer: NodeJS.Timeout | null = null;
+  readonly #instance = `${randomBytes(9).toString('base64url')} `;
 
   constructor(
     private readonly redis: Redis,
     readonly nodeId: string,
     private readonly onError: (error: unknown) => void,
+    /** Another running node holds this NODE_ID (seen on a heartbeat: it started while Redis was away). */
+    private readonly onDuplicate: (error: DuplicateNodeId) => void = onError,
   ) {}
 
-  /** Announces this node at `peerUrl` and waits (bounded by the Redis command timeout) for the first view. */
+  /**
+   * Announces this node at `peerUrl` and waits (bounded by the Redis command timeout) for the first
+   * view. Rejects with DuplicateNodeId when a live node holds this NODE_ID; an entry left by a node
+   * that died is waited out (it expires within NODE_TTL_MS).
+   */
   async start(peerUrl: string): Promise<void> {
-    const tick = (): Promise<void> => this.#tick(peerUrl).catch(this.onError);
-    await tick();
+    const waitUntil = performance.now() + TAKEOVER_WAIT_MS;
+    for (;;) {
+      let holder: string | null;
+      try {
+        holder = await this.#tick(peerUrl);
+      } catch (error) {
+        this.onError(error);
+        break; // Redis away: the heartbeat retries, and notices a duplicate then
+      }
+      if (holder === null) break;
+      if (performance.now() >= waitUntil) throw new DuplicateNodeId(this.nodeId, peerUrlOfEntry(holder));
+      await new Promise((resolve) => setTimeout(resolve, HEARTBEAT_MS));
+    }
+    const tick = (): Promise<void> => this.#tick(peerUrl).then((holder) => {
+      if (holder !== null) this.onDuplicate(new DuplicateNodeId(this.nodeId, peerUrlOfEntry(holder)));
+    }).catch(this.onError);
     this.#timer = setInterval(tick, HEARTBEAT_MS);
     this.#timer.unref();
   }
@@ -42,30 +93,33 @@ export class NodeRegistry {
     return this.#live.size;
   }
 
-  async #tick(peerUrl: string): Promise<void> {
+  /** One heartbeat and view; resolves with the value of another instance holding this NODE_ID, else null. */
+  async #tick(peerUrl: string): Promise<string | null> {
     const replies = await this.redis.multi()
-      .set(nodeKey(this.nodeId), peerUrl, 'PX', NODE_TTL_MS)
+      .eval(HEARTBEAT, 1, nodeKey(this.nodeId), this.#instance + peerUrl, this.#instance, NODE_TTL_MS)
       .sadd(MEMBERS, this.nodeId)
       .smembers(MEMBERS)
       .exec();
+    const held = replies?.[0]?.[1];
     const ids = (replies?.[2]?.[1] ?? []) as string[];
     const urls = ids.length === 0 ? [] : await this.redis.mget(ids.map(nodeKey));
     const live = new Map<string, string>();
     const gone: string[] = [];
     for (let i = 0; i < ids.length; i++) {
       const url = urls[i];
-      if (typeof url === 'string') live.set(ids[i]!, url);
+      if (typeof url === 'string') live.set(ids[i]!, peerUrlOfEntry(url));
       else gone.push(ids[i]!);
     }
     this.#live = live;
     // A node that stopped is forgotten; if it comes back it adds itself again.
     if (gone.length > 0) await this.redis.srem(MEMBERS, ...gone);
+    return typeof held === 'string' ? held : null;
   }
 
-  /** Stops heartbeating and removes this node at once (a clean shutdown), best effort. */
+  /** Stops heartbeating and removes this node's own entry at once (a clean shutdown), best effort. */
   async close(): Promise<void> {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
-    await this.redis.del(nodeKey(this.nodeId)).catch(() => {});
+    await this.redis.eval(LEAVE, 1, nodeKey(this.nodeId), this.#instance).catch(() => {});
   }
 }
