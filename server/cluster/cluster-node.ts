@@ -43,7 +43,7 @@ export class ClusterNode {
       if (now - this.#lastDuplicateLog < ERROR_LOG_INTERVAL_MS) return;
       this.#lastDuplicateLog = now;
       logger.log('error', `cluster: ${duplicate.message}; forwards meant for one of them may reach the other`);
-    });
+    }, () => this.forwarder.restore());
     // A push's work is bounded by the task deadline on the owner; the forward waits that long and a second.
     // An owner's answer is at most a finalize's (output, repairs, JSON escaping); far above it is no answer.
     this.#client = new PeerClient(this.#secret, PEER_CONNECT_TIMEOUT_MS, config.taskTimeoutMs + 1_000, 4 * config.maxBodyBytes);

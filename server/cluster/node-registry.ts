@@ -3,6 +3,10 @@
 // forwarded request looks its owner up in that map (no Redis round trip); a node that stops
 // heartbeating (killed, frozen, cut off) leaves every other node's map within NODE_TTL_MS plus a
 // tick, and its sessions then answer SESSION_NOT_FOUND at once instead of waiting on a dead peer.
+// Redis may restart empty, or be away for a while: the registry notices both (a new `jm:epoch`, a
+// tick that failed) and for SETTLE_MS afterwards calls itself unsettled — it keeps the nodes it
+// knew, and the session directory is not taken at its word (session-forwarder.ts) — while every
+// node writes its entries again (`onRejoin`).
 // A NODE_ID names one running node: the entry carries the random id of the process that holds it
 // (`<instance> <PEER_URL>`), a node starting with a NODE_ID a live node holds is refused, and a node
 // only ever refreshes or deletes its own entry.
@@ -13,6 +17,8 @@ export const NODE_TTL_MS = 1_000;
 export const HEARTBEAT_MS = 250;
 /** How long a start waits for an entry of its NODE_ID to expire (a node restarted after dying) before it gives up. */
 const TAKEOVER_WAIT_MS = NODE_TTL_MS + 2 * HEARTBEAT_MS;
+/** After Redis comes back (or back empty), until every node has written its entries again: a TTL and two ticks. */
+export const SETTLE_MS = NODE_TTL_MS + 2 * HEARTBEAT_MS;
 const MEMBERS = 'jm:nodes';
 const nodeKey = (id: string): string => `jm:node:${id}`;
 
@@ -22,6 +28,15 @@ const HEARTBEAT = `local v = redis.call('GET', KEYS[1])
 if v and string.sub(v, 1, string.len(ARGV[2])) ~= ARGV[2] then return v end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 return 0`;
+// The epoch of Redis's contents: its own clock (ms) when the first node found it empty. A restart
+// without persistence makes a new one.
+const EPOCH = `local e = redis.call('GET', 'jm:epoch')
+if not e then
+  local t = redis.call('TIME')
+  e = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+  redis.call('SET', 'jm:epoch', e)
+end
+return e`;
 // Deletes the entry only if this instance holds it.
 const LEAVE = `local v = redis.call('GET', KEYS[1])
 if v and string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -44,6 +59,10 @@ export class NodeRegistry {
   /** node id -> peer URL, as of the last successful tick. */
   #live = new Map<string, string>();
   #timer: NodeJS.Timeout | null = null;
+  #epoch: string | null = null;
+  /** When Redis last failed a tick or came back with a new epoch (performance.now()). */
+  #unsettledAt = -Infinity;
+  #failing = false;
   readonly #instance = `${randomBytes(9).toString('base64url')} `;
 
   constructor(
@@ -52,7 +71,22 @@ export class NodeRegistry {
     private readonly onError: (error: unknown) => void,
     /** Another running node holds this NODE_ID (seen on a heartbeat: it started while Redis was away). */
     private readonly onDuplicate: (error: DuplicateNodeId) => void = onError,
+    /** Redis answers again after a failure, or came back empty: write what this node holds again. */
+    private readonly onRejoin: () => void = () => {},
   ) {}
+
+  /**
+   * True for SETTLE_MS after Redis failed a tick or came back empty: what it says is missing may
+   * only not be written again yet.
+   */
+  get unsettled(): boolean {
+    return this.#failing || performance.now() - this.#unsettledAt < SETTLE_MS;
+  }
+
+  /** The ids of the live nodes, this one included. */
+  liveIds(): string[] {
+    return [...this.#live.keys()];
+  }
 
   /**
    * Announces this node at `peerUrl` and waits (bounded by the Redis command timeout) for the first
@@ -66,6 +100,8 @@ export class NodeRegistry {
       try {
         holder = await this.#tick(peerUrl);
       } catch (error) {
+        this.#failing = true;
+        this.#unsettledAt = performance.now();
         this.onError(error);
         break; // Redis away: the heartbeat retries, and notices a duplicate then
       }
@@ -75,7 +111,11 @@ export class NodeRegistry {
     }
     const tick = (): Promise<void> => this.#tick(peerUrl).then((holder) => {
       if (holder !== null) this.onDuplicate(new DuplicateNodeId(this.nodeId, peerUrlOfEntry(holder)));
-    }).catch(this.onError);
+    }, (error: unknown) => {
+      this.#failing = true;
+      this.#unsettledAt = performance.now();
+      this.onError(error);
+    });
     this.#timer = setInterval(tick, HEARTBEAT_MS);
     this.#timer.unref();
   }
@@ -99,9 +139,18 @@ export class NodeRegistry {
       .eval(HEARTBEAT, 1, nodeKey(this.nodeId), this.#instance + peerUrl, this.#instance, NODE_TTL_MS)
       .sadd(MEMBERS, this.nodeId)
       .smembers(MEMBERS)
+      .eval(EPOCH, 0)
       .exec();
     const held = replies?.[0]?.[1];
     const ids = (replies?.[2]?.[1] ?? []) as string[];
+    const epoch = String(replies?.[3]?.[1] ?? '');
+    const rejoined = this.#failing || (this.#epoch !== null && epoch !== this.#epoch);
+    this.#failing = false;
+    this.#epoch = epoch;
+    if (rejoined) {
+      this.#unsettledAt = performance.now();
+      this.onRejoin();
+    }
     const urls = ids.length === 0 ? [] : await this.redis.mget(ids.map(nodeKey));
     const live = new Map<string, string>();
     const gone: string[] = [];
@@ -110,6 +159,8 @@ export class NodeRegistry {
       if (typeof url === 'string') live.set(ids[i]!, peerUrlOfEntry(url));
       else gone.push(ids[i]!);
     }
+    // Unsettled, a node missing from Redis may only not have written itself again yet: kept.
+    if (this.unsettled) for (const [id, url] of this.#live) if (!live.has(id)) live.set(id, url);
     this.#live = live;
     // A node that stopped is forgotten; if it comes back it adds itself again.
     if (gone.length > 0) await this.redis.srem(MEMBERS, ...gone);

@@ -8,7 +8,8 @@ import type { Warning } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
 import type { HttpContext } from '../http/http-context.js';
-import type { RouteAnswer } from '../http/json-post.js';
+import { answerOf, refusalAnswer, type RouteAnswer } from '../http/json-post.js';
+import { tableKeyOf } from '../streaming/session-table.js';
 import { requestIdFor } from '../http/request-id.js';
 import { JSON_TYPE, writeAnswer } from '../http/response-writer.js';
 import type { RouteEntry } from '../http/router.js';
@@ -23,6 +24,7 @@ const UNSIGNED = renderError(makeError('INVALID_API_KEY', 'This endpoint takes o
 const REPLAYED = renderError(makeError('INVALID_API_KEY', 'This forwarded request was already accepted once; a forward is never accepted twice.'), 'envelope', null, 0, 401);
 const MALFORMED = renderError(makeError('INVALID_REQUEST', 'The forwarded request names no known endpoint or contract, or has no Content-Length.'), 'envelope', null, 0, 400);
 const DIGITS = /^[0-9]{1,15}$/;
+const NOT_FOUND = makeError('SESSION_NOT_FOUND');
 
 /** Counts of forwarded requests this node received, for /metrics. */
 export class PeerRouteStats {
@@ -83,7 +85,7 @@ export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secre
   /** Whether to read the body: false when the headers alone earn a refusal (answered here). */
   const judgeHeaders = (request: PeerRequest, signature: string): boolean => {
     const { fields, stamp } = request;
-    const limit = fields.endpoint === 'push' ? 2 * maxPayloadBytes : fields.endpoint === 'finalize' ? 0 : -1;
+    const limit = fields.endpoint === 'push' ? 2 * maxPayloadBytes : fields.endpoint === 'finalize' || fields.endpoint === 'hold' ? 0 : -1;
     if (limit < 0 || (fields.contract !== 'envelope' && fields.contract !== 'compact') || stamp.length < 0) {
       refuse(request, MALFORMED, 'no known endpoint or contract, or no Content-Length');
       return false;
@@ -120,6 +122,12 @@ export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secre
       warnings = fields.warnings === '' ? null : (JSON.parse(decodeURIComponent(fields.warnings)) as Warning[]);
     } catch {
       finish(request, MALFORMED.status, MALFORMED.body, null);
+      return;
+    }
+    if (fields.endpoint === 'hold') {
+      // Whether this node holds the id (another node is about to open it): nothing changes.
+      const held = sessions.table.find(tableKeyOf(contract, keyId, sessionId), performance.now()) !== undefined;
+      answer(request, held ? answerOf(contract, 200, '{}', null, 0) : refusalAnswer(contract, NOT_FOUND, 0));
       return;
     }
     const result = fields.endpoint === 'push'

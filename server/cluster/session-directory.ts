@@ -19,6 +19,9 @@ if owner == false or owner == ARGV[1] or redis.call('exists', 'jm:node:' .. owne
 end
 return 0`;
 
+// Writes an entry again after Redis lost it (a restart): only where nothing else is written.
+const RESTORE = "return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') and 1 or 0";
+
 const entryKey = (keyId: string, uuid: string): string => `jm:stream:${keyId}:${uuid.toLowerCase()}`;
 
 export class SessionDirectory {
@@ -36,6 +39,19 @@ export class SessionDirectory {
   /** The node holding this id, or null. */
   ownerOf(keyId: string, uuid: string): Promise<string | null> {
     return this.redis.get(entryKey(keyId, uuid));
+  }
+
+  /** Writes these ids (this node's open sessions) again where Redis has none, best effort. */
+  restore(ids: Iterable<readonly [string, string]>): void {
+    const pipeline = this.redis.pipeline();
+    let count = 0;
+    for (const [keyId, uuid] of ids) {
+      pipeline.eval(RESTORE, 1, entryKey(keyId, uuid), this.nodeId, this.#ttlMs);
+      count++;
+    }
+    if (count > 0) pipeline.exec().catch(() => {
+      // Redis away again: the next rejoin writes them.
+    });
   }
 
   release(keyId: string, uuid: string): void {
