@@ -1,6 +1,7 @@
 // The owner's side of forwarding: POST /internal/peer/stream, a push or finalize that another node
-// received for a session this node holds. Only requests signed with CLUSTER_SECRET are acted on
-// (peer-signature.ts), each once (peer-replay.ts); the key id they carry is the one checked against the session's, so another
+// received for a session this node holds, or the question whether it holds a compact id (`hold`).
+// Only requests signed with CLUSTER_SECRET are acted on (peer-signature.ts), each once
+// (peer-replay.ts); the key id they carry is the one checked against the session's, so another
 // key never reaches a session through any node. The answer is the session's own, with its outcome
 // in a header for the forwarding node's logs, metrics and usage; nothing is counted here twice.
 import { makeError } from '../contracts/error-codes.js';

@@ -2,8 +2,10 @@
 // node that answers `start` owns the session; a push or finalize that reaches another node is sent
 // to the owner's PEER_URL and the owner's answer is passed back unchanged. Envelope ids name their
 // owner (`<node id>.<22 base64url characters>`); compact ids are the client's UUIDs, so their owner is
-// read from the session directory in Redis. An owner that is gone (out of the node registry, refusing
-// connections, or silent past the forward timeout) makes the request SESSION_NOT_FOUND, recoverable.
+// read from the session directory in Redis — or, while the directory cannot be trusted (Redis away,
+// or back empty and not yet rewritten), asked of every live node. An owner that is gone (out of the
+// node registry, refusing connections, or silent past the forward timeout) makes the request
+// SESSION_NOT_FOUND, recoverable.
 import { randomBytes } from 'node:crypto';
 import { makeError } from '../contracts/error-codes.js';
 import type { Warning } from '../../engine/types.js';

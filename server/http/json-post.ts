@@ -159,14 +159,18 @@ export class PostRequest {
 
   /** The body's buffer, with what was held while admission was pending already in it. */
   #allocate(): Uint8Array {
-    const buffer = new Uint8Array(this.contentLength);
+    return this.#gather(new Uint8Array(this.contentLength));
+  }
+
+  /** Copies the chunks kept so far to the start of `into` and lets them go. */
+  #gather(into: Uint8Array): Uint8Array {
     let offset = 0;
     for (const part of this.#chunks ?? []) {
-      buffer.set(part, offset);
+      into.set(part, offset);
       offset += part.byteLength;
     }
     this.#chunks = null;
-    return buffer;
+    return into;
   }
 
   /**
@@ -227,14 +231,7 @@ export class PostRequest {
 
   #assemble(): Uint8Array {
     if (this.#buffer !== null) return this.#buffer.subarray(0, this.#received);
-    const whole = new Uint8Array(this.#received);
-    let offset = 0;
-    for (const part of this.#chunks ?? []) {
-      whole.set(part, offset);
-      offset += part.byteLength;
-    }
-    this.#chunks = null;
-    return whole;
+    return this.#gather(new Uint8Array(this.#received));
   }
 
   #refuseOversize(lastChunk: Uint8Array): void {
