@@ -5,7 +5,7 @@
 // line of its output, and that is the only time the key is ever shown.
 import { parseArgs } from 'node:util';
 import { displayPrefix, generateApiKey, hashApiKey, newKeyId } from '../server/accounts/api-key.js';
-import { isTierName, TIER_NAMES } from '../server/accounts/tiers.js';
+import { isTierName, TIER_NAMES } from '../server/config/tiers.js';
 import { openStorage } from '../server/accounts/storage/open-storage.js';
 import type { StoredKey } from '../server/accounts/storage/accounts-storage.js';
 

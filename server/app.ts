@@ -1,10 +1,18 @@
-// Assembles the service: uWS app, repair pool, key store, admission hook, observers, routes.
-// The accounts and streaming layers plug in through ServerParts, without touching the pipeline.
+// Assembles the service, the one place every layer meets: the shared stores and the accounts on
+// them (startService), then the uWS app, repair pool, streaming, forwarding between nodes, status
+// and web routes (startServer). The accounts layer plugs in through ServerParts (key store,
+// admission, observers, routes), so the HTTP pipeline knows no feature.
 import { warmUpSchemaCompiler } from '../engine/schema/index.js';
+import { Accounts } from './accounts/index.js';
+import { keyAuthentication } from './accounts/authenticate.js';
+import { RequestAdmission } from './accounts/request-admission.js';
+import { RequestRecorder } from './accounts/request-recorder.js';
+import { openSharedStores } from './accounts/shared-stores.js';
+import { usageRoutes } from './accounts/usage-route.js';
 import { MemoryKeyStore, type KeyStore } from './accounts/key-store.js';
 import type { Redis } from 'ioredis';
-import { ClusterNode } from './cluster/cluster-node.js';
-import type { StoreStatus } from './cluster/store-health.js';
+import { ClusterNode } from './streaming/forwarding/cluster-node.js';
+import type { StoreStatus } from './stores/store-health.js';
 import type { Config } from './config/load-config.js';
 import { ADMIT_ALL, type AdmissionHook } from './http/admission-hook.js';
 import { ClientIpResolver } from './http/client-ip.js';
@@ -20,8 +28,9 @@ import type { RequestObserver } from './observe/request-record.js';
 import { RepairPool } from './batch/repair-pool.js';
 import { demoMessageFor, RepairRoute } from './batch/repair-route.js';
 import { InlineSchemaGate } from './batch/inline-schema-gate.js';
-import { statusRoutes } from './observe/status-routes.js';
+import { statusRoutes } from './status/status-routes.js';
 import { Streaming } from './streaming/streaming.js';
+import { sharedConsole, webRoutes } from './web/web-routes.js';
 import type { RepairTaskSettings } from './batch/repair-task.js';
 import { loadUws, type LoadedUws, type TemplatedApp, type us_listen_socket, type UwsBackend } from './http/load-uws.js';
 
@@ -41,7 +50,7 @@ export interface ServerParts {
   reusePort?: boolean;
   /** Shared stores' health (REDIS_URL, DATABASE_URL): /health's `degraded` and `stores`. */
   stores?: StoreStatus;
-  /** The node's Redis client (REDIS_URL), shared with the cluster layer; default: its own. */
+  /** The node's Redis client (REDIS_URL), shared with streaming/forwarding/; default: its own. */
   redis?: Redis;
 }
 
@@ -69,6 +78,77 @@ interface Listening {
   peerSocket: us_listen_socket | null;
 }
 
+export interface RunningService {
+  readonly server: RunningServer;
+  /** Stops the server, then writes the buffered usage and metadata and closes the stores. */
+  shutdown(): Promise<{ drained: boolean }>;
+}
+
+/**
+ * The whole service as `npm start` runs it: where records live (PostgreSQL with DATABASE_URL, else
+ * SQLite in DATA_DIR), with REDIS_URL the limits and sessions shared with other nodes (docs/scaling.md
+ * "What each store holds"), the accounts on them, and the server with every route. Rejects with the
+ * message the operator is shown when a store or the port cannot be opened.
+ */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  // A store that is down fails every reconnect attempt: one log line per store per 10 s is enough.
+  const lastStoreError = new Map<string, number>();
+  const stores = await openSharedStores(config, {
+    onError: (store, error) => {
+      const now = performance.now();
+      if (now - (lastStoreError.get(store) ?? -Infinity) < 10_000) return;
+      lastStoreError.set(store, now);
+      logger.log('warn', `${store} connection error`, { error: error.message });
+    },
+    onChange: (store, up, error) => logger.log(up ? 'info' : 'error', up ? `${store} is back` : `${store} is down: serving on local fallbacks`,
+      up ? {} : { error: (error as Error)?.message ?? String(error) }),
+  }).catch((error: unknown) => {
+    throw new Error(`cannot open the accounts database at DATABASE_URL: ${(error as Error).message}`);
+  });
+  // Accounts: keys, limits and quotas served from memory; storage written in the background.
+  const accounts = await Accounts.open({
+    dataDir: config.dataDir,
+    apiKeys: config.apiKeys,
+    demoLimitPerHour: config.demoLimitPerHour,
+    ...(stores.storage === undefined ? {} : { storage: stores.storage }),
+    ...(stores.limiter === undefined ? {} : { limiter: stores.limiter }),
+    ...(stores.demo === undefined ? {} : { demo: stores.demo }),
+    onError: (error) => logger.log('error', 'accounts background task failed', { error: (error as Error)?.message ?? String(error) }),
+  }).catch((error: unknown) => {
+    throw new Error(stores.storage === undefined
+      ? `cannot open the accounts database in DATA_DIR (${config.dataDir}): ${(error as Error).message}`
+      : `cannot open the accounts database at DATABASE_URL: ${(error as Error).message}`);
+  });
+  accounts.start();
+  if (accounts.seeded.length > 0) {
+    logger.log('info', 'API_KEYS seeded', { keys: accounts.seeded.map((s) => `${s.prefix}…:${s.outcome}`).join(', ') });
+  }
+  const server = await startServer(config, {
+    logger,
+    keyStore: accounts.keys,
+    admission: new RequestAdmission({ keyed: accounts.admission, demo: accounts.demo }),
+    observers: [new RequestRecorder({ quota: accounts.quota, metadata: accounts.metadata })],
+    stores: stores.status,
+    ...(stores.redis === undefined ? {} : { redis: stores.redis }),
+    extraRoutes: (ctx) => [...usageRoutes(ctx, accounts), ...webRoutes(ctx, {
+      accounts,
+      // With REDIS_URL a browser signed in through one node is signed in on all (loadConfig requires CLUSTER_SECRET).
+      ...(stores.redis === undefined ? {} : { shared: sharedConsole(stores.redis, stores.redisHealth!, config.clusterSecret!) }),
+    })],
+    metricSources: [() => accounts.metricLines(), () => stores.status.metricLines()],
+  });
+  return {
+    server,
+    async shutdown() {
+      const { drained } = await server.shutdown();
+      // Every answered request has been observed: write the buffered usage and metadata, then close.
+      await accounts.close().catch((error: unknown) => logger.log('error', 'accounts flush failed', { error: (error as Error)?.message }));
+      await stores.close();
+      return { drained };
+    },
+  };
+}
+
 export async function startServer(config: Config, parts: ServerParts = {}): Promise<RunningServer> {
   const { uws, backend } = loadUws(config.uwsAllowFallback);
   const logger = parts.logger ?? new Logger(config.logLevel);
@@ -85,7 +165,7 @@ export async function startServer(config: Config, parts: ServerParts = {}): Prom
   return { url: `http://${host}:${port}`, port, backend, logger, shutdown };
 }
 
-/** The repair pool, metrics, and the streaming and cluster layers, with their /metrics sources. */
+/** The repair pool, metrics, streaming and its forwarding between nodes, with their /metrics sources. */
 function createServices(config: Config, parts: ServerParts, logger: Logger, lifecycle: Lifecycle): Services {
   const { pool, settings } = createPool(config, logger);
   const metrics = new Metrics(() => ({
@@ -132,7 +212,7 @@ function createPool(config: Config, logger: Logger): { pool: RepairPool; setting
 function createContext(config: Config, parts: ServerParts, metrics: Metrics, lifecycle: Lifecycle, logger: Logger): HttpContext {
   return {
     config,
-    keyStore: parts.keyStore ?? new MemoryKeyStore(config.apiKeys),
+    authentication: keyAuthentication(parts.keyStore ?? new MemoryKeyStore(config.apiKeys)),
     admission: parts.admission ?? ADMIT_ALL,
     clientIp: new ClientIpResolver(config.trustProxy),
     observers: [metrics, logger, ...(parts.observers ?? [])],

@@ -4,8 +4,6 @@ import { hash, randomBytes } from 'node:crypto';
 
 export const LIVE_KEY_PREFIX = 'sk_live_';
 export const KEY_RANDOM_CHARS = 32; // 32 base62 characters = 190 bits
-/** Longest key accepted anywhere; bounds the hashing work an Authorization header can cause. */
-export const MAX_KEY_LENGTH = 256;
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

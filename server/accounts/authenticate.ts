@@ -1,9 +1,7 @@
 // `Authorization: Bearer <key>` -> the key's record, or the reason it was refused.
 import { makeError } from '../contracts/error-codes.js';
-import type { RepairError } from '../../engine/types.js';
+import type { AuthenticationHook, AuthResult } from '../http/authentication-hook.js';
 import type { KeyRecord, KeyStore } from './key-store.js';
-
-export type AuthResult = { ok: true; key: KeyRecord } | { ok: false; error: RepairError };
 
 const MISSING = makeError('INVALID_API_KEY', 'Missing Authorization header; send "Authorization: Bearer <API_KEY>".');
 const MALFORMED = makeError('INVALID_API_KEY', 'Malformed Authorization header; expected "Bearer <API_KEY>".');
@@ -33,4 +31,9 @@ export function authenticate(header: string, store: KeyStore): AuthResult | Prom
   if (record !== undefined) return { ok: true, key: record };
   const asked = store.lookupMiss?.(key);
   return asked === undefined ? REFUSED : asked.then(settle);
+}
+
+/** The HTTP layer's authentication hook, answered by `store`. */
+export function keyAuthentication(store: KeyStore): AuthenticationHook {
+  return { authenticate: (header) => authenticate(header, store) };
 }

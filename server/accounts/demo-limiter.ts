@@ -5,7 +5,7 @@
 import type { Clock } from './clock.js';
 import { admitted, newDecision, refused, type RateLimitDecision } from './rate-limiter.js';
 
-/** What the demo's admission needs: this limiter, or the Redis-shared one (server/cluster/). */
+/** What the demo's admission needs: this limiter, or the Redis-shared one (shared-demo-limiter.ts). */
 export interface DemoRateLimiter {
   readonly limit: number;
   check(ipKey: string, out?: RateLimitDecision): RateLimitDecision;

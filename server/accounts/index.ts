@@ -26,7 +26,7 @@ export interface AccountsOptions {
   clock?: Clock;
   /** Another AccountsStorage (open-storage.ts: PostgreSQL with DATABASE_URL); default SQLite in dataDir. */
   storage?: AccountsStorage;
-  /** Limiters shared between nodes (server/cluster/ with REDIS_URL); default in-process ones. */
+  /** Limiters shared between nodes (shared-rate-limiter.ts, shared-demo-limiter.ts with REDIS_URL); default in-process ones. */
   limiter?: KeyRateLimiter;
   demo?: DemoRateLimiter;
   /** Background failures (a locked database, a full disk); the request path carries on. */
@@ -139,8 +139,8 @@ export class Accounts {
 export { newKeyAdmissionDecision, type KeyAdmissionDecision } from './key-admission.js';
 export { newDecision, type RateLimitDecision } from './rate-limiter.js';
 export { repairCountsOf, ENDPOINTS, type MetadataEntry } from './metadata/metadata-log.js';
-export { TIERS, type Tier } from './tiers.js';
+export { TIERS, type Tier } from '../config/tiers.js';
 export type { KeyRecord, KeyStore } from './key-store.js';
-export type { TierName } from './tiers.js';
+export type { TierName } from '../config/tiers.js';
 export type { UsageReport } from './quota.js';
 export { systemClock, ManualClock, type Clock } from './clock.js';

@@ -4,7 +4,7 @@
 import type { KeyRecord } from './key-store.js';
 import type { QuotaTracker } from './quota.js';
 import type { KeyRateLimiter, RateLimitDecision } from './rate-limiter.js';
-import { TIERS } from './tiers.js';
+import { TIERS } from '../config/tiers.js';
 
 export interface KeyAdmissionDecision extends RateLimitDecision {
   /** False for the unlimited tier: no X-RateLimit-* headers apply. */

@@ -1,24 +1,14 @@
 // The key-store contract the server authenticates with, and the in-memory store seeded from
 // API_KEYS (without the accounts layer). CachedKeyStore (cached-key-store.ts) is the persistent one.
 import { timingSafeEqual } from 'node:crypto';
-import { displayPrefix, keyDigest, MAX_KEY_LENGTH } from './api-key.js';
-import type { TierName } from './tiers.js';
+import { MAX_KEY_LENGTH } from '../config/key-length.js';
+import { displayPrefix, keyDigest } from './api-key.js';
+import type { KeyRecord } from '../http/authentication-hook.js';
 import type { SeedKey } from '../config/env-parsers.js';
 import { KnownKeyCache } from './known-key-cache.js';
 
-export interface KeyRecord {
-  /** Stable, non-secret id: limiter and quota state and the metadata log are keyed by it. */
-  id: string;
-  tier: TierName;
-  /** Display prefix, e.g. `sk_live_AbCd`; never the whole key. */
-  prefix: string;
-  /**
-   * Whose limits the key draws on: monthly usage, the per-minute rate and open streaming sessions
-   * are counted under it. The owning user's id for keys made in the console (so rotating a key
-   * starts nothing afresh), the key's own id for operator keys that belong to no account.
-   */
-  accountId: string;
-}
+// The caller a key stands for is the HTTP layer's vocabulary (its authentication hook).
+export type { KeyRecord };
 
 export interface KeyStore {
   /** Synchronous: a key the store holds in memory never waits for storage. */

@@ -6,7 +6,7 @@ import { FlushTimer } from './flush-timer.js';
 import type { Clock } from './clock.js';
 import type { KeyRecord } from './key-store.js';
 import type { AccountsStorage, UsageDelta } from './storage/accounts-storage.js';
-import { TIERS, type Tier } from './tiers.js';
+import { TIERS, type Tier } from '../config/tiers.js';
 
 export interface UsageReport {
   tier: string;

@@ -40,7 +40,7 @@ export function refused(out: RateLimitDecision, resetAt: number, waitMs: number)
   return out;
 }
 
-/** What keyed admission needs of a limiter: this one, or the Redis-shared one (server/cluster/). */
+/** What keyed admission needs of a limiter: this one, or the Redis-shared one (shared-rate-limiter.ts). */
 export interface KeyRateLimiter {
   check(id: string, limit: number, out?: RateLimitDecision): RateLimitDecision;
   peek(id: string, limit: number, out?: RateLimitDecision): RateLimitDecision;

@@ -5,7 +5,7 @@
 import build from 'fast-json-stringify';
 import { makeError } from '../contracts/error-codes.js';
 import type { UsageReport } from './quota.js';
-import { authenticate, type AuthResult } from './authenticate.js';
+import type { AuthResult } from '../http/authentication-hook.js';
 import type { KeyRecord } from './key-store.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
@@ -77,7 +77,7 @@ export function usageRoutes(ctx: HttpContext, usage: UsageSource): RouteEntry[] 
     const requestId = requestIdFor(req.getHeader('x-request-id'));
     let auth: AuthResult | Promise<AuthResult> | null;
     try {
-      auth = authenticate(req.getHeader('authorization'), ctx.keyStore);
+      auth = ctx.authentication.authenticate(req.getHeader('authorization'));
     } catch {
       auth = null;
     }

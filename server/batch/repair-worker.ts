@@ -3,7 +3,7 @@ import { workerData } from 'piscina';
 import { takeSchemaCompileMs, warmUpSchemaCompiler } from '../../engine/schema/index.js';
 import { runRepairTask, type RepairTaskResult, type RepairTaskSettings } from './repair-task.js';
 import type { WorkerTask } from './repair-pool.js';
-import { applyTestHooks } from '../worker-test-hooks.js';
+import { applyTestHooks } from '../config/worker-test-hooks.js';
 
 interface RepairWorkerData { settings: RepairTaskSettings; testHooks: boolean }
 

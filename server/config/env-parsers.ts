@@ -1,8 +1,8 @@
 // Parsers for single environment variables. Each returns the parsed value or throws a
 // ConfigProblem naming the variable, so load-config.ts can report every bad variable at once.
 import { isIP } from 'node:net';
-import { MAX_KEY_LENGTH } from '../accounts/api-key.js';
-import { isTierName, TIER_NAMES, type TierName } from '../accounts/tiers.js';
+import { MAX_KEY_LENGTH } from './key-length.js';
+import { isTierName, TIER_NAMES, type TierName } from './tiers.js';
 
 export class ConfigProblem extends Error {
   constructor(readonly variable: string, detail: string, raw: string | undefined) {

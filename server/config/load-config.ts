@@ -50,7 +50,7 @@ export interface Config {
   readonly processIndex: number | undefined;
   /** Bearer token for GET /metrics and /health's details; null leaves /metrics open. */
   readonly metricsToken: string | null;
-  /** JSONMEND_TEST_HOOKS=1 arms the worker's crash/sleep markers (server/worker-test-hooks.ts). */
+  /** JSONMEND_TEST_HOOKS=1 arms the worker's crash/sleep markers (server/config/worker-test-hooks.ts). */
   readonly testHooks: boolean;
 }
 

@@ -1,15 +1,15 @@
-// What every handler shares: configuration, the key store, the admission hook, observers.
-import type { KeyStore } from '../accounts/key-store.js';
+// What every handler shares: configuration, the authentication and admission hooks, observers.
 import type { Config } from '../config/load-config.js';
 import type { Logger } from '../observe/logger.js';
 import type { RequestObserver, RequestRecord } from '../observe/request-record.js';
 import type { AdmissionHook } from './admission-hook.js';
+import type { AuthenticationHook } from './authentication-hook.js';
 import type { ClientIpResolver } from './client-ip.js';
 import type { Lifecycle } from './lifecycle.js';
 
 export interface HttpContext {
   readonly config: Config;
-  readonly keyStore: KeyStore;
+  readonly authentication: AuthenticationHook;
   readonly admission: AdmissionHook;
   readonly clientIp: ClientIpResolver;
   readonly observers: readonly RequestObserver[];

@@ -12,24 +12,15 @@
 // callback; writes after an await go through res.cork(); nothing touches res after an abort.
 import { makeError } from '../contracts/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
-import { authenticate, type AuthResult } from '../accounts/authenticate.js';
-import type { KeyRecord } from '../accounts/key-store.js';
 import { contractOfSample, EXACT_SNIFF_BYTES, sampleOf, sampleOfChunks, sampleOfPrefix, SNIFF_WINDOW_BYTES, type BodySample } from '../contracts/contract-sniffer.js';
-import { renderError } from '../contracts/render.js';
-import type { Contract } from '../contracts/contract.js';
-import { describeFault, NO_COUNTS, type AnswerOutcome, type Execution } from '../observe/request-record.js';
+import { describeFault, NO_COUNTS, type Execution } from '../observe/request-record.js';
 import type { HttpRequest, HttpResponse } from './load-uws.js';
 import type { AdmissionDecision } from './admission-hook.js';
+import type { AuthResult, KeyRecord } from './authentication-hook.js';
 import { notifyObservers, type HttpContext } from './http-context.js';
 import { requestIdFor } from './request-id.js';
+import { refusalAnswer, type RouteAnswer } from './route-answer.js';
 import { JSON_TYPE, writeAnswer, type HeaderList } from './response-writer.js';
-
-export interface RouteAnswer {
-  status: number;
-  body: string;
-  outcome: AnswerOutcome;
-  execution: Execution;
-}
 
 export interface JsonPostRoute {
   readonly name: string;
@@ -337,28 +328,6 @@ export class PostRequest {
   }
 }
 
-/** An answer that ran no repair: its body already rendered in `contract`. */
-export function answerOf(contract: Contract, status: number, body: string, errorCode: string | null, inputBytes: number): RouteAnswer {
-  return {
-    status,
-    body,
-    outcome: { contract, errorCode, confidence: null, repairCounts: NO_COUNTS, inputBytes, fault: null },
-    execution: 'none',
-  };
-}
-
-/** One error as a route's answer, in `contract`'s failure shape. */
-export function refusalAnswer(
-  contract: Contract,
-  error: RepairError,
-  inputBytes: number,
-  demoMessage: string | null = null,
-  retryAfterSeconds?: number,
-): RouteAnswer {
-  const rendered = renderError(error, contract, demoMessage, retryAfterSeconds);
-  return answerOf(contract, rendered.status, rendered.body, rendered.errorCode, inputBytes);
-}
-
 /** A route's error answer in the shape of the contract the body speaks (or the configured one). */
 export function errorAnswer(
   ctx: HttpContext,
@@ -373,7 +342,7 @@ export function errorAnswer(
 
 function admit(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res: HttpResponse, req: HttpRequest): void {
   if (route.requiresKey) {
-    const auth = authenticate(req.getHeader('authorization'), ctx.keyStore);
+    const auth = ctx.authentication.authenticate(req.getHeader('authorization'));
     // A key the store is still being asked about: keyed admission needs nothing more from `req`.
     if (auth instanceof Promise) request.admitLater(auth.then((settled) => admitKeyed(request, route, ctx, settled)));
     else admitKeyed(request, route, ctx, auth);

@@ -3,11 +3,12 @@
 // serialized in the request's contract) becomes the answer.
 import { randomBytes } from 'node:crypto';
 import { makeError } from '../contracts/error-codes.js';
-import { TIERS } from '../accounts/tiers.js';
+import { TIERS } from '../config/tiers.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
 import type { KeyRecord } from '../accounts/key-store.js';
-import { answerOf, refusalAnswer, type PostRequest, type RouteAnswer } from '../http/json-post.js';
+import type { PostRequest } from '../http/json-post.js';
+import { answerOf, refusalAnswer, type RouteAnswer } from '../http/route-answer.js';
 import { NO_COUNTS } from '../observe/request-record.js';
 import { FINALIZE, OPEN, PUSH, type WorkerReply } from './stream-protocol.js';
 import type { FinalizeRequest, PushRequest, StartRequest, StreamEndpoint } from './stream-requests.js';
@@ -16,7 +17,7 @@ import { SessionTable, StreamSession, tableKeyOf } from './session-table.js';
 import type { StreamWorkers, WorkerCall } from './stream-workers.js';
 
 /**
- * Set with REDIS_URL (server/cluster/session-forwarder.ts): sessions of other nodes are reached
+ * Set with REDIS_URL (server/streaming/forwarding/session-forwarder.ts): sessions of other nodes are reached
  * through their owner. Only consulted when a session is not in this node's table, so a node alone
  * (no Redis) never runs any of it.
  */

@@ -7,7 +7,7 @@ import { createStream, type RepairStream } from '../../engine/stream.js';
 import type { RepairResponse, StreamState } from '../../engine/types.js';
 import { renderRepairSafely } from '../contracts/render.js';
 import { describeFault } from '../observe/request-record.js';
-import { applyTestHooks } from '../worker-test-hooks.js';
+import { applyTestHooks } from '../config/worker-test-hooks.js';
 import { addWarnings, countRepairs } from '../contracts/response-metadata.js';
 import {
   CLOSE, FINALIZE, OPEN, PUSH, READY,

@@ -4,7 +4,7 @@
 // The request schemas are the validators' own (server/contracts/request-schemas.ts).
 import { ERROR_CODES, WARNING_CODES } from '../contracts/error-codes.js';
 import { REPAIR_KINDS } from '../../engine/repair-kinds.js';
-import { TIER_NAMES } from '../accounts/tiers.js';
+import { TIER_NAMES } from '../config/tiers.js';
 import { closedObject as closed, REQUEST_SCHEMAS } from '../contracts/request-schemas.js';
 
 const ref = (name: string): { $ref: string } => ({ $ref: `#/components/schemas/${name}` });

@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the public API, both contracts, served at GET /openapi.json. It is
 // built once at start from the schemas in openapi-schemas.ts; test/web/openapi.test.ts validates
 // real answers of a running server against it.
-import { VERSION } from '../version.js';
+import { VERSION } from '../config/version.js';
 import { SCHEMAS } from './openapi-schemas.js';
 
 const ref = (name: string): { $ref: string } => ({ $ref: `#/components/schemas/${name}` });

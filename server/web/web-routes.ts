@@ -3,7 +3,7 @@
 // Everything is loaded and compiled here, once, at start.
 import { createHmac } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { StoreHealth } from '../cluster/store-health.js';
+import type { StoreHealth } from '../stores/store-health.js';
 import type { HttpContext } from '../http/http-context.js';
 import type { RouteEntry } from '../http/router.js';
 import { ConsoleService, type ConsoleAccounts } from './console/console-service.js';

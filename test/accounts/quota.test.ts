@@ -3,10 +3,10 @@ import Database from 'better-sqlite3';
 import { KeyAdmission, newKeyAdmissionDecision } from '../../server/accounts/key-admission.js';
 import { ManualClock } from '../../server/accounts/clock.js';
 import type { KeyRecord } from '../../server/accounts/key-store.js';
-import type { TierName } from '../../server/accounts/tiers.js';
+import type { TierName } from '../../server/config/tiers.js';
 import { QuotaTracker } from '../../server/accounts/quota.js';
 import { RateLimiter } from '../../server/accounts/rate-limiter.js';
-import { TIERS } from '../../server/accounts/tiers.js';
+import { TIERS } from '../../server/config/tiers.js';
 import { dbPathFor } from '../../server/accounts/storage/sqlite-storage.js';
 import { openStorage, tempDataDir } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { ManualClock } from '../../server/accounts/clock.js';
 import { newDecision, RateLimiter } from '../../server/accounts/rate-limiter.js';
-import { TIERS } from '../../server/accounts/tiers.js';
+import { TIERS } from '../../server/config/tiers.js';
 
 const T0 = Date.UTC(2025, 2, 3, 10, 0, 0); // a whole second
 

@@ -2,7 +2,7 @@
 // envelope ids carry no node name, the peer endpoint does not exist, /metrics has no cluster series,
 // and a session is simply not found on another server.
 import t from 'tap';
-import { PEER_PATH } from '../../server/cluster/peer-client.js';
+import { PEER_PATH } from '../../server/streaming/forwarding/peer-client.js';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
 
 const KEY = 'single-node-key';

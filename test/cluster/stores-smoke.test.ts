@@ -1,8 +1,8 @@
 // The test stores themselves: a real redis-server and a real PostgreSQL start, answer through the
 // project's own connection modules, and stop by pid.
 import t from 'tap';
-import { connectPostgres } from '../../server/cluster/postgres-connection.js';
-import { connectRedis, redisReady } from '../../server/cluster/redis-connection.js';
+import { connectPostgres } from '../../server/stores/postgres-connection.js';
+import { connectRedis, redisReady } from '../../server/stores/redis-connection.js';
 import { startPostgres } from '../helpers/postgres-server.js';
 import { startRedis } from '../helpers/redis-server.js';
 

@@ -3,8 +3,8 @@
 // never reaches a session through any node; an unsigned forward is refused; a dead or frozen owner
 // makes a push via the other node SESSION_NOT_FOUND (recoverable) promptly, never a hang.
 import t from 'tap';
-import { bodyDigest, peerSignature, type PeerStamp } from '../../server/cluster/peer-signature.js';
-import { PEER_HEADERS, PEER_PATH } from '../../server/cluster/peer-client.js';
+import { bodyDigest, peerSignature, type PeerStamp } from '../../server/streaming/forwarding/peer-signature.js';
+import { PEER_HEADERS, PEER_PATH } from '../../server/streaming/forwarding/peer-client.js';
 import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
 import { CLUSTER_SECRET, startCluster } from './cluster-helpers.js';
 

@@ -1,30 +1,18 @@
 // No runtime import cycle in the engine: the modules of dist/engine, as Node loads them (type-only
 // imports are gone from the compiled files), form a graph without a cycle. A cycle makes a module's
 // exports undefined while its partner is still loading, which only the load order keeps harmless.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { importsOf, modules } from '../helpers/import-graph.js';
 
 const ENGINE = fileURLToPath(new URL('../../dist/engine/', import.meta.url));
-// `import … from './x.js'`, `export … from './x.js'`, `import './x.js'`, `import('./x.js')`
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'";]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|(?:^|[\s;])import\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
-
-function modules(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return modules(path);
-    return entry.name.endsWith('.js') ? [path] : [];
-  });
-}
 
 /** The first cycle found among the relative imports of the modules under `root`, as a path of files; null when none. */
 export function findCycle(root: string): string[] | null {
   const edges = new Map<string, string[]>();
   for (const file of modules(root)) {
-    const targets: string[] = [];
-    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) targets.push(resolve(dirname(file), match[1] ?? match[2]!));
-    edges.set(file, targets);
+    edges.set(file, importsOf(file));
   }
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];

@@ -1,7 +1,7 @@
 // The per-task deadline and worker crashes (issue 8, items 1 and 5): a pool task that overruns
 // TASK_TIMEOUT_MS is stopped, its worker replaced, and its request answered INTERNAL_ERROR under its
 // own X-Request-ID, while the other worker keeps serving; a worker killed mid-request likewise.
-// Test hooks (server/worker-test-hooks.ts) make a worker sleep or exit on a marker in the input.
+// Test hooks (server/config/worker-test-hooks.ts) make a worker sleep or exit on a marker in the input.
 import t from 'tap';
 import { startServer } from '../helpers/start-server.js';
 import { AUTH, KEY, assertHealthy, assertJsonAnswer, errorCodeOf, unexpectedStderr, waitForThreads } from './helpers.js';

@@ -1,4 +1,4 @@
-// The pool under stress, with the test hooks armed (server/worker-test-hooks.ts): the queue bound
+// The pool under stress, with the test hooks armed (server/config/worker-test-hooks.ts): the queue bound
 // answers SERVICE_UNAVAILABLE at once, a crashed worker's request gets INTERNAL_ERROR and the pool
 // carries on, a task past TASK_TIMEOUT_MS is stopped. WORKERS=1 and INLINE_MAX_BYTES=0 send every
 // repair to the single worker.

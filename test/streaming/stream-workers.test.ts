@@ -1,4 +1,4 @@
-// Streaming workers dying with sessions open, with the test hooks armed (server/worker-test-hooks.ts):
+// Streaming workers dying with sessions open, with the test hooks armed (server/config/worker-test-hooks.ts):
 // a chunk holding the crash marker kills its worker. Its sessions answer SESSION_NOT_FOUND, calls
 // waiting on it are answered, the worker is replaced, the other worker's sessions carry on. A push
 // that overruns TASK_TIMEOUT_MS gets its worker stopped by the watchdog.

@@ -2,7 +2,7 @@
 // request path reads in-memory state (CachedKeyStore, QuotaTracker, MetadataLog buffers). Every
 // method is async so a PostgreSQL or Redis implementation can be dropped in unchanged; the SQLite
 // one does its work synchronously inside the call and returns a settled promise.
-import type { TierName } from '../tiers.js';
+import type { TierName } from '../../config/tiers.js';
 
 /** Times are epoch milliseconds. */
 export interface StoredKey {

@@ -3,9 +3,9 @@
 // the request hot path. Batches go in as one statement over unnest()ed arrays. Every key change bumps
 // keys_version and NOTIFYs in the same transaction, so the other nodes reload at its commit.
 import type pg from 'pg';
-import { connectPostgres } from '../../cluster/postgres-connection.js';
-import { StoreUnavailable } from '../../cluster/store-health.js';
-import type { TierName } from '../tiers.js';
+import { connectPostgres } from '../../stores/postgres-connection.js';
+import { StoreUnavailable } from '../../stores/store-health.js';
+import type { TierName } from '../../config/tiers.js';
 import { KEYS_CHANNEL, migratePostgres } from './pg-migrations.js';
 import { PgSession } from './pg-session.js';
 import type {

@@ -8,7 +8,7 @@ import { migrate } from './migrations.js';
 import type {
   AccountsStorage, LastUsed, MetadataRow, NewKey, SeedOutcome, StoredKey, StoredUser, UsageDelta, UserKeyLimits,
 } from './accounts-storage.js';
-import type { TierName } from '../tiers.js';
+import type { TierName } from '../../config/tiers.js';
 
 export const DB_FILE_NAME = 'jsonmend.sqlite';
 

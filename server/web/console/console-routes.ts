@@ -10,7 +10,7 @@ import { ConsoleExchange, type ConsoleReply } from './console-exchange.js';
 import { CONSOLE_TIER, type ConsoleService, type Result } from './console-service.js';
 import { sessionCookie } from './cookies.js';
 import { looksSameOrigin, type CsrfGuard } from './csrf.js';
-import { StoreUnavailable } from '../../cluster/store-health.js';
+import { StoreUnavailable } from '../../stores/store-health.js';
 import { newSessionId, type ConsoleSessions, type Session } from './sessions.js';
 
 export interface ConsoleDeps {

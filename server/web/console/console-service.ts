@@ -6,7 +6,7 @@ import { displayPrefix, generateApiKey, hashApiKey, newKeyId, randomBase62 } fro
 import { systemClock, type Clock } from '../../accounts/clock.js';
 import { monthOf, nextMonthStart, type UsageReport } from '../../accounts/quota.js';
 import { isUniqueViolation, type AccountsStorage, type StoredKey } from '../../accounts/storage/accounts-storage.js';
-import { TIERS } from '../../accounts/tiers.js';
+import { TIERS } from '../../config/tiers.js';
 import { consoleFailure, type ConsoleFailure } from './console-errors.js';
 import type { SignInLimit } from './login-limiter.js';
 import { HasherBusy, type PasswordHasher } from './password.js';

@@ -6,7 +6,7 @@
 // and are still limited per node.
 import type { Redis } from 'ioredis';
 import { limitKeyForIp } from '../../http/client-ip.js';
-import type { StoreHealth } from '../../cluster/store-health.js';
+import type { StoreHealth } from '../../stores/store-health.js';
 import { KNOWN_IPS_PER_ACCOUNT, LOGIN_LIMIT_DEFAULTS, LoginLimiter, type LoginLimiterOptions, type SignInLimit } from './login-limiter.js';
 
 const NOW = `local t = redis.call('TIME')

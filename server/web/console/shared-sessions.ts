@@ -5,7 +5,7 @@
 // unreachable the console answers BUSY (503): there is no local copy to fall back on.
 import type { Redis } from 'ioredis';
 import { systemClock, type Clock } from '../../accounts/clock.js';
-import { StoreUnavailable, type StoreHealth } from '../../cluster/store-health.js';
+import { StoreUnavailable, type StoreHealth } from '../../stores/store-health.js';
 import { digestOf, newSessionId, SESSION_DEFAULTS, type ConsoleSessions, type Session } from './sessions.js';
 
 export interface SharedSessionsOptions {

@@ -3,18 +3,18 @@
 // that takes their forwards. The server builds one at start only when REDIS_URL is set; without it
 // none of this exists and streaming runs exactly as on a single node.
 import type { Redis } from 'ioredis';
-import type { Config } from '../config/load-config.js';
-import type { HttpContext } from '../http/http-context.js';
-import type { RouteEntry } from '../http/router.js';
-import type { Logger } from '../observe/logger.js';
-import type { StreamSessions } from '../streaming/stream-sessions.js';
+import type { Config } from '../../config/load-config.js';
+import type { HttpContext } from '../../http/http-context.js';
+import type { RouteEntry } from '../../http/router.js';
+import type { Logger } from '../../observe/logger.js';
+import type { StreamSessions } from '../stream-sessions.js';
 import { NodeRegistry } from './node-registry.js';
 import { PeerClient } from './peer-client.js';
 import { peerRouteEntry, PeerRouteStats } from './peer-route.js';
-import { connectRedis } from './redis-connection.js';
+import { connectRedis } from '../../stores/redis-connection.js';
 import { SessionDirectory } from './session-directory.js';
 import { FORWARD_RESULTS, SessionForwarder } from './session-forwarder.js';
-import { metricFamily, metricSample } from '../observe/metrics.js';
+import { metricFamily, metricSample } from '../../observe/metrics.js';
 
 /** A peer that has not accepted the connection by then is taken for gone (the 1 s promise of docs/scaling.md). */
 export const PEER_CONNECT_TIMEOUT_MS = 500;

@@ -4,18 +4,18 @@
 // (peer-replay.ts); the key id they carry is the one checked against the session's, so another
 // key never reaches a session through any node. The answer is the session's own, with its outcome
 // in a header for the forwarding node's logs, metrics and usage; nothing is counted here twice.
-import { makeError } from '../contracts/error-codes.js';
-import type { Warning } from '../../engine/types.js';
-import type { Contract } from '../contracts/contract.js';
-import { renderError } from '../contracts/render.js';
-import type { HttpContext } from '../http/http-context.js';
-import { answerOf, refusalAnswer, type RouteAnswer } from '../http/json-post.js';
-import { tableKeyOf } from '../streaming/session-table.js';
-import { requestIdFor } from '../http/request-id.js';
-import { JSON_TYPE, writeAnswer } from '../http/response-writer.js';
-import type { RouteEntry } from '../http/router.js';
-import type { StreamSessions } from '../streaming/stream-sessions.js';
-import type { HttpResponse } from '../http/load-uws.js';
+import { makeError } from '../../contracts/error-codes.js';
+import type { Warning } from '../../../engine/types.js';
+import type { Contract } from '../../contracts/contract.js';
+import { renderError } from '../../contracts/render.js';
+import type { HttpContext } from '../../http/http-context.js';
+import { answerOf, refusalAnswer, type RouteAnswer } from '../../http/route-answer.js';
+import { requestIdFor } from '../../http/request-id.js';
+import { JSON_TYPE, writeAnswer } from '../../http/response-writer.js';
+import type { RouteEntry } from '../../http/router.js';
+import { tableKeyOf } from '../session-table.js';
+import type { StreamSessions } from '../stream-sessions.js';
+import type { HttpResponse } from '../../http/load-uws.js';
 import { PEER_HEADERS, PEER_PATH } from './peer-client.js';
 import { PeerReplayGuard } from './peer-replay.js';
 import { bodyMatches, verifyPeerSignature, type PeerFields, type PeerStamp } from './peer-signature.js';

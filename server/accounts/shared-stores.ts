@@ -3,17 +3,17 @@
 // with REDIS_URL, a StoreHealth for each shared one, and the Redis-backed limiters. Without
 // REDIS_URL and DATABASE_URL this is the embedded default: SQLite and in-process limiters, no probes.
 import type { Redis } from 'ioredis';
-import { systemClock, type Clock } from '../accounts/clock.js';
-import type { DemoRateLimiter } from '../accounts/demo-limiter.js';
-import { openStorage } from '../accounts/storage/open-storage.js';
-import type { AccountsStorage } from '../accounts/storage/accounts-storage.js';
-import type { PostgresStorage } from '../accounts/storage/postgres-storage.js';
-import type { KeyRateLimiter } from '../accounts/rate-limiter.js';
+import { systemClock, type Clock } from './clock.js';
+import type { DemoRateLimiter } from './demo-limiter.js';
+import { openStorage } from './storage/open-storage.js';
+import type { AccountsStorage } from './storage/accounts-storage.js';
+import type { PostgresStorage } from './storage/postgres-storage.js';
+import type { KeyRateLimiter } from './rate-limiter.js';
 import type { Config } from '../config/load-config.js';
-import { connectRedis, redisReady } from './redis-connection.js';
+import { connectRedis, redisReady } from '../stores/redis-connection.js';
 import { SharedDemoLimiter } from './shared-demo-limiter.js';
 import { SharedRateLimiter } from './shared-rate-limiter.js';
-import { StoreHealth, StoreStatus } from './store-health.js';
+import { StoreHealth, StoreStatus } from '../stores/store-health.js';
 
 export interface SharedStores {
   /** PostgreSQL with DATABASE_URL; undefined = the accounts layer opens its SQLite file itself (with its writer thread). */

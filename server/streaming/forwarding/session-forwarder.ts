@@ -7,13 +7,13 @@
 // node registry, refusing connections, or silent past the forward timeout) makes the request
 // SESSION_NOT_FOUND, recoverable.
 import { randomBytes } from 'node:crypto';
-import { makeError } from '../contracts/error-codes.js';
-import type { Warning } from '../../engine/types.js';
-import type { Contract } from '../contracts/contract.js';
-import { answerOf, refusalAnswer, type RouteAnswer } from '../http/json-post.js';
-import type { AnswerOutcome, Execution } from '../observe/request-record.js';
-import type { StreamSession } from '../streaming/session-table.js';
-import type { StreamRemote } from '../streaming/stream-sessions.js';
+import { makeError } from '../../contracts/error-codes.js';
+import type { Warning } from '../../../engine/types.js';
+import type { Contract } from '../../contracts/contract.js';
+import { answerOf, refusalAnswer, type RouteAnswer } from '../../http/route-answer.js';
+import type { AnswerOutcome, Execution } from '../../observe/request-record.js';
+import type { StreamSession } from '../session-table.js';
+import type { StreamRemote } from '../stream-sessions.js';
 import type { NodeRegistry } from './node-registry.js';
 import type { PeerClient, PeerReply } from './peer-client.js';
 import type { PeerFields } from './peer-signature.js';

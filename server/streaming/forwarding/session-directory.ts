@@ -11,7 +11,7 @@ const MARGIN_MS = 2_000;
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 // Takes the id if it is free, names this node (whose own table, checked first, says it is not open:
 // a restarted node with the same NODE_ID) or names a node that is no longer live (its registry entry
-// expired: server/cluster/node-registry.ts); in one step, so two starts cannot both win.
+// expired: server/streaming/forwarding/node-registry.ts); in one step, so two starts cannot both win.
 const CLAIM = `local owner = redis.call('get', KEYS[1])
 if owner == false or owner == ARGV[1] or redis.call('exists', 'jm:node:' .. owner) == 0 then
   redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])

@@ -6,11 +6,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../config/load-config.js';
-import { Logger } from '../observe/logger.js';
-import { VERSION } from '../version.js';
+import type { Config } from './config/load-config.js';
+import { Logger } from './observe/logger.js';
+import { VERSION } from './config/version.js';
 
-const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 /** A node that lived at least this long is restarted at once; one that keeps dying backs off to 5 s. */
 const STABLE_MS = 5_000;
 const MAX_BACKOFF_MS = 5_000;

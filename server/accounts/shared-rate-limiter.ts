@@ -12,9 +12,9 @@
 // and gives up at most the unspent lease each other node holds (lease size: limit/20, 1..50).
 // While Redis is down (StoreHealth) every node falls back to enforcing the full limit on its own.
 import type { Redis } from 'ioredis';
-import type { Clock } from '../accounts/clock.js';
-import { admitted, newDecision, RateLimiter, refused, type KeyRateLimiter, type RateLimitDecision } from '../accounts/rate-limiter.js';
-import type { StoreHealth } from './store-health.js';
+import type { Clock } from './clock.js';
+import { admitted, newDecision, RateLimiter, refused, type KeyRateLimiter, type RateLimitDecision } from './rate-limiter.js';
+import type { StoreHealth } from '../stores/store-health.js';
 
 // KEYS[1]: the bucket. ARGV: interval ms, window ms, requests wanted, requests already admitted (debt).
 // Returns { granted, ms from Redis's now to the bucket's new theoretical arrival time }. Times come

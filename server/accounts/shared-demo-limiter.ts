@@ -6,10 +6,10 @@
 // the count: normally at most one per node. While Redis is down the local window (demo-limiter.ts)
 // decides alone.
 import type { Redis } from 'ioredis';
-import type { Clock } from '../accounts/clock.js';
-import { DemoLimiter, type DemoRateLimiter } from '../accounts/demo-limiter.js';
-import { admitted, newDecision, refused, type RateLimitDecision } from '../accounts/rate-limiter.js';
-import type { StoreHealth } from './store-health.js';
+import type { Clock } from './clock.js';
+import { DemoLimiter, type DemoRateLimiter } from './demo-limiter.js';
+import { admitted, newDecision, refused, type RateLimitDecision } from './rate-limiter.js';
+import type { StoreHealth } from '../stores/store-health.js';
 
 // KEYS[1]: the address's window. ARGV[1]: window ms. Returns { count, ms until the window ends }.
 const COUNT_LUA = `

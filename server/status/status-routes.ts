@@ -6,15 +6,15 @@ import { makeError } from '../contracts/error-codes.js';
 import { OperatorToken } from './operator-token.js';
 import { fallbackContract } from '../contracts/contract.js';
 import { renderError } from '../contracts/render.js';
-import type { StoreStatus } from '../cluster/store-health.js';
+import type { StoreStatus } from '../stores/store-health.js';
 import type { HttpContext } from '../http/http-context.js';
 import { JSON_TYPE, PROMETHEUS_TYPE } from '../http/response-writer.js';
 import type { RouteEntry } from '../http/router.js';
 import { answerAtOnce, type SimpleAnswer } from '../http/simple-answer.js';
-import { metricFamily, type Metrics } from './metrics.js';
+import { metricFamily, type Metrics } from '../observe/metrics.js';
 import type { RepairPool } from '../batch/repair-pool.js';
 import type { UwsBackend } from '../http/load-uws.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../config/version.js';
 
 const PUBLIC_OK = JSON.stringify({ status: 'ok' });
 const PUBLIC_DRAINING = JSON.stringify({ status: 'draining' });
