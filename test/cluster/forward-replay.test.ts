@@ -4,8 +4,8 @@
 // chunk is not appended twice and the session's buffer is not echoed to whoever replays it.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import t from 'tap';
-import { PEER_PATH } from '../../server/cluster/peer-client.js';
-import { PeerReplayGuard, SENDER_TTL_MS } from '../../server/cluster/peer-replay.js';
+import { PEER_PATH } from '../../server/streaming/forwarding/peer-client.js';
+import { PeerReplayGuard, SENDER_TTL_MS } from '../../server/streaming/forwarding/peer-replay.js';
 import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
 import { startCluster } from './cluster-helpers.js';
 

@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { PEER_HEADERS, PEER_PATH } from '../../server/cluster/peer-client.js';
+import { PEER_HEADERS, PEER_PATH } from '../../server/streaming/forwarding/peer-client.js';
 import { rawRequest, type RawAnswer } from '../helpers/raw-http.js';
 import { type StartedServer } from '../helpers/start-server.js';
 import { startCluster } from './cluster-helpers.js';
