@@ -83,6 +83,15 @@ export class NodeRegistry {
     return this.#failing || performance.now() - this.#unsettledAt < SETTLE_MS;
   }
 
+  /**
+   * Whether an answer from Redis's contents of `epoch`, that old, can be trusted to name every
+   * open session: false when this node has not yet seen that epoch (Redis just came back empty) or
+   * it is younger than SETTLE_MS (not every node has written its entries again).
+   */
+  trusts(epoch: string, ageMs: number): boolean {
+    return !this.unsettled && epoch !== '' && epoch === this.#epoch && ageMs >= SETTLE_MS;
+  }
+
   /** The ids of the live nodes, this one included. */
   liveIds(): string[] {
     return [...this.#live.keys()];

@@ -66,13 +66,16 @@ export class SessionForwarder implements StreamRemote {
    */
   async claim(keyId: string, sessionId: string): Promise<boolean> {
     let claimed: boolean | null;
+    let trusted = false;
     try {
-      claimed = await this.directory.claim(keyId, sessionId);
+      const answer = await this.directory.claim(keyId, sessionId);
+      claimed = answer.claimed;
+      trusted = this.registry.trusts(answer.epoch, answer.ageMs);
     } catch {
       claimed = null; // Redis away: written when it answers again (restore)
     }
     if (claimed === false) return false;
-    if ((claimed === null || this.registry.unsettled) && await this.#heldElsewhere(keyId, sessionId)) {
+    if (!trusted && await this.#heldElsewhere(keyId, sessionId)) {
       if (claimed === true) this.directory.release(keyId, sessionId);
       return false;
     }
@@ -187,14 +190,13 @@ export class SessionForwarder implements StreamRemote {
 
   async #ownerOf(contract: Contract, keyId: string, sessionId: string): Promise<string | null> {
     if (contract === 'envelope') return ISSUED_ID.exec(sessionId)?.[1] ?? null;
-    let owner: string | null;
     try {
-      owner = await this.directory.ownerOf(keyId, sessionId);
+      const { owner, epoch, ageMs } = await this.directory.ownerOf(keyId, sessionId);
+      // Missing while the directory cannot be trusted: perhaps only not written again yet.
+      return owner === null && !this.registry.trusts(epoch, ageMs) ? ANY : owner;
     } catch {
       return ANY; // Redis unreachable: whoever holds it answers
     }
-    // Missing while Redis is not settled: perhaps only not written again yet.
-    return owner === null && this.registry.unsettled ? ANY : owner;
   }
 
   #gone(contract: Contract, result: number, inputBytes: number): RouteAnswer {
