@@ -18,6 +18,9 @@ environment: DATABASE_URL (PostgreSQL), else DATA_DIR (default ./data)`;
 
 class UsageError extends Error {}
 
+/** Asked for: the usage on stdout, exit 0. */
+class HelpWanted extends Error {}
+
 function time(ms: number | null): string {
   return ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
@@ -36,7 +39,8 @@ async function run(argv: string[], dataDir: string, databaseUrl: string | undefi
     options: { tier: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   const [command, ...rest] = positionals;
-  if (values.help === true || command === undefined) throw new UsageError('');
+  if (values.help === true) throw new HelpWanted();
+  if (command === undefined) throw new UsageError('');
   if (!['create', 'list', 'revoke'].includes(command)) throw new UsageError(`unknown command "${command}"`);
   if (command === 'create' && !isTierName(values.tier)) {
     throw new UsageError(`create needs --tier, one of ${TIER_NAMES.join(', ')}`);
@@ -85,6 +89,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await run(argv, process.env['DATA_DIR']?.trim() || './data', process.env['DATABASE_URL']?.trim() || undefined);
   } catch (error) {
+    if (error instanceof HelpWanted) {
+      console.log(USAGE);
+      return 0;
+    }
     const message = (error as Error).message;
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       if (message) console.error(`key: ${message}`);

@@ -12,6 +12,11 @@ import { admitted, newDecision, refused, type RateLimitDecision } from './rate-l
 export interface DemoRateLimiter {
   readonly limit: number;
   check(ipKey: string, out?: RateLimitDecision): RateLimitDecision | Promise<RateLimitDecision>;
+  /**
+   * Gives back one request `check` counted in the address's current window (one the server did not
+   * serve: a malformed or oversized body, a full server) and fills `out` as it now stands.
+   */
+  refund(ipKey: string, out?: RateLimitDecision): RateLimitDecision;
   sweep(): number;
 }
 
@@ -60,6 +65,15 @@ export class DemoLimiter implements DemoRateLimiter {
     if (w.count >= limit) return refused(out, resetAt, resetAt - now);
     w.count++;
     return admitted(out, limit - w.count, resetAt);
+  }
+
+  refund(ipKey: string, out: RateLimitDecision = newDecision()): RateLimitDecision {
+    const now = this.#clock.now();
+    const w = this.#windows.get(ipKey);
+    out.limit = this.limit;
+    if (w === undefined || now >= w.start + this.windowMs) return admitted(out, this.limit, now + this.windowMs);
+    if (w.count > 0) w.count--;
+    return admitted(out, this.limit - w.count, w.start + this.windowMs);
   }
 
   /** Drops windows that have ended. Returns how many. */

@@ -50,6 +50,11 @@ export class RequestAdmission implements AdmissionHook {
     }
     return ADMITTED;
   }
+
+  refund(route: string, clientIp: string): HeaderList | null {
+    if (route !== this.#demoRoute) return null;
+    return limitHeaders(this.#demo.refund(limitKeyForIp(clientIp), this.#demoDecision));
+  }
 }
 
 function keyAnswer(key: KeyRecord, d: KeyAdmissionDecision): AdmissionDecision {

@@ -22,10 +22,22 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return { n, ttl }
 `;
 
+// KEYS[1]: the address's window. Takes one back from a live window; returns the count left.
+const REFUND_LUA = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then n = redis.call('DECR', KEYS[1]) end
+return n
+`;
+
 /** Addresses remembered as used up at most (the oldest goes first); Redis still holds their counts. */
 const MAX_ENTRIES = 100_000;
 
-interface CountCommand { jmDemoCount(key: string, windowMs: number): Promise<[number, number]> }
+/** What this node last heard from Redis of an address's window: what a refund's headers report. */
+interface Seen { count: number; resetAt: number }
+interface CountCommand {
+  jmDemoCount(key: string, windowMs: number): Promise<[number, number]>;
+  jmDemoRefund(key: string): Promise<number>;
+}
 
 export interface SharedDemoLimiterOptions {
   redis: Redis;
@@ -49,6 +61,8 @@ export class SharedDemoLimiter implements DemoRateLimiter {
   readonly #nodes: LiveNodes;
   /** Addresses Redis said are used up, with the end of their window (local clock). */
   readonly #usedUp = new Map<string, number>();
+  /** The count Redis last gave for an address (bounded like #usedUp): what a refund reports as left. */
+  readonly #seen = new Map<string, Seen>();
 
   constructor(options: SharedDemoLimiterOptions) {
     this.limit = options.limitPerHour;
@@ -59,6 +73,7 @@ export class SharedDemoLimiter implements DemoRateLimiter {
     this.#prefix = options.keyPrefix ?? 'jm:demo:';
     this.#nodes = options.nodes ?? { count: 1 };
     options.redis.defineCommand('jmDemoCount', { numberOfKeys: 1, lua: COUNT_LUA });
+    options.redis.defineCommand('jmDemoRefund', { numberOfKeys: 1, lua: REFUND_LUA });
     this.#redis = options.redis as Redis & CountCommand;
   }
 
@@ -73,6 +88,8 @@ export class SharedDemoLimiter implements DemoRateLimiter {
     }
     return this.#health.track(this.#redis.jmDemoCount(this.#prefix + ipKey, this.windowMs)).then(([count, ttl]) => {
       const resetAt = this.#clock.now() + Number(ttl);
+      if (!this.#seen.has(ipKey) && this.#seen.size >= MAX_ENTRIES) this.#seen.delete(this.#seen.keys().next().value!);
+      this.#seen.set(ipKey, { count: Number(count), resetAt });
       const decision = newDecision();
       decision.limit = this.limit;
       if (count < this.limit) return admitted(decision, this.limit - count, resetAt);
@@ -87,6 +104,19 @@ export class SharedDemoLimiter implements DemoRateLimiter {
     return this.local.check(ipKey, out, this.limit === 0 ? 0 : shareOf(this.limit, this.#nodes.count));
   }
 
+  /** A served-nothing request gives its count back in Redis (its INCR was answered before it was admitted). */
+  refund(ipKey: string, out: RateLimitDecision = newDecision()): RateLimitDecision {
+    if (!this.#health.up || this.limit === 0) return this.local.refund(ipKey, out);
+    const now = this.#clock.now();
+    this.#usedUp.delete(ipKey);
+    this.#health.track(this.#redis.jmDemoRefund(this.#prefix + ipKey)).catch(() => {});
+    out.limit = this.limit;
+    const seen = this.#seen.get(ipKey);
+    if (seen === undefined || now >= seen.resetAt) return admitted(out, this.limit, now + this.windowMs);
+    seen.count = Math.max(0, seen.count - 1);
+    return admitted(out, this.limit - seen.count, seen.resetAt);
+  }
+
   sweep(): number {
     const now = this.#clock.now();
     let dropped = this.local.sweep(now);
@@ -95,6 +125,7 @@ export class SharedDemoLimiter implements DemoRateLimiter {
       this.#usedUp.delete(ip);
       dropped++;
     }
+    for (const [ip, seen] of this.#seen) if (now >= seen.resetAt) this.#seen.delete(ip);
     return dropped;
   }
 }

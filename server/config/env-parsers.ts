@@ -161,12 +161,19 @@ export function readNodeId(env: Env, name: string): string | undefined {
   return raw;
 }
 
-/** An http(s) base URL without a path, e.g. `http://10.0.0.5:8080`. */
-export function readBaseUrl(env: Env, name: string): string | undefined {
-  return readUrl(
-    env, name, (url) => (url.protocol === 'http:' || url.protocol === 'https:') && (url.pathname === '/' || url.pathname === ''),
-    'must be an http(s) base URL such as http://10.0.0.5:8080', true,
-  )?.url.origin;
+/**
+ * PEER_URL: an http base URL without a path, e.g. `http://10.0.0.5:8080`. Nodes forward to each
+ * other in plain HTTP, authenticated and replay-protected but not encrypted (docs/scaling.md
+ * "Between nodes"), so `https` is refused here rather than failing on the first forward.
+ */
+export function readPeerUrl(env: Env, name: string): string | undefined {
+  const raw = rawValue(env, name);
+  if (raw !== undefined && /^https:/i.test(raw)) {
+    throw new ConfigProblem(name, 'must be an http:// URL: nodes talk plain HTTP to each other (authenticated with CLUSTER_SECRET, not encrypted); '
+      + 'keep that traffic on a private network or a tunnel (docs/scaling.md)', raw);
+  }
+  return readUrl(env, name, (url) => url.protocol === 'http:' && (url.pathname === '/' || url.pathname === ''),
+    'must be an http:// base URL without a path, such as http://10.0.0.5:8080', true)?.url.origin;
 }
 
 /** `PROCESSES`: a whole number, or `auto` for one per core. */

@@ -5,7 +5,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { MAX_SCHEMA_TEXT } from '../../engine/schema/limits.js';
 import {
-  ConfigProblem, readApiKeys, readBaseUrl, readChoice, readDatabaseUrl, readFlag, readHost, readInteger, readNodeId,
+  ConfigProblem, readApiKeys, readPeerUrl, readChoice, readDatabaseUrl, readFlag, readHost, readInteger, readNodeId,
   readProcesses, readProxyList, readRedisUrl, readSecret, readString, type Env, type SeedKey,
 } from './env-parsers.js';
 
@@ -145,7 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: read(() => readRedisUrl(env, 'REDIS_URL'), undefined),
     databaseUrl: read(() => readDatabaseUrl(env, 'DATABASE_URL'), undefined),
     nodeId: read(() => readNodeId(env, 'NODE_ID'), undefined) ?? generatedNodeId(),
-    peerUrl: read(() => readBaseUrl(env, 'PEER_URL'), undefined),
+    peerUrl: read(() => readPeerUrl(env, 'PEER_URL'), undefined),
     clusterSecret: readString(env, 'CLUSTER_SECRET', '') || undefined,
     processes: read(() => readProcesses(env, 'PROCESSES', cores), 1),
     processIndex: env['JSONMEND_PROCESS_INDEX'] === undefined ? undefined : read(() => readInteger(env, 'JSONMEND_PROCESS_INDEX', 0, 0, 255), 0),

@@ -6,7 +6,7 @@ import { compactFailure, toCompact } from './compact-mapping.js';
 import type { Contract } from './contract.js';
 import { envelopeJson } from './envelope-json.js';
 import {
-  serializeCompactFailure, serializeCompactFailureDemo, serializeCompactRateLimit, serializeCompactSuccess,
+  serializeCompactFailure, serializeCompactFailureDemo, serializeCompactRateLimit, serializeCompactRateLimitDemo, serializeCompactSuccess,
   serializeCompactSuccessDemo,
 } from './serializers.js';
 
@@ -58,7 +58,8 @@ export function renderRepairSafely(response: RepairResponse, contract: Contract,
 
 /**
  * One error in the contract's failure shape: HTTP 200 for both contracts (spec "Errors"), except the
- * compact rate limit (429 `{ error, retryAfter }`) and routing errors (404/405, via `status`).
+ * compact rate limit (429 `{ error, retryAfter }`, on the demo also `demo` and `message`) and routing
+ * errors (404/405, via `status`).
  */
 export function renderError(
   error: RepairError,
@@ -68,7 +69,10 @@ export function renderError(
   status = 200,
 ): Rendered {
   if (contract === 'compact' && error.code === 'RATE_LIMIT_EXCEEDED') {
-    return { status: 429, body: serializeCompactRateLimit({ error: error.message, retryAfter: retryAfterSeconds }), errorCode: error.code };
+    const body = demoMessage === null
+      ? serializeCompactRateLimit({ error: error.message, retryAfter: retryAfterSeconds })
+      : serializeCompactRateLimitDemo({ error: error.message, retryAfter: retryAfterSeconds, demo: true, message: demoMessage });
+    return { status: 429, body, errorCode: error.code };
   }
   if (contract === 'envelope') {
     const rendered = renderRepair(failureResponse([error]), 'envelope', demoMessage);

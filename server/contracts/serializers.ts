@@ -102,3 +102,7 @@ export const serializeCompactFailureDemo = compile(compactFailureSchema(true));
 export const serializeCompactRateLimit = compile({
   type: 'object', required: ['error', 'retryAfter'], properties: { error: str, retryAfter: int },
 });
+/** The demo's: every demo answer, its 429 included, carries `demo: true` and the demo's message. */
+export const serializeCompactRateLimitDemo = compile({
+  type: 'object', required: ['error', 'retryAfter', 'demo', 'message'], properties: { error: str, retryAfter: int, demo: { type: 'boolean' }, message: str },
+});

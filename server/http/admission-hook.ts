@@ -32,6 +32,11 @@ export interface AdmissionHook {
   readonly needsClientIp: boolean;
   /** `key` is undefined on keyless routes (the demo); `clientIp` is '' when not computed. */
   admit(route: string, key: KeyRecord | undefined, clientIp: string): AdmissionDecision | Promise<AdmissionDecision>;
+  /**
+   * A keyless request `admit` allowed was not served (its body malformed or too large, the server
+   * full): what it counted is given back. Returns the answer's headers as they now stand, or null.
+   */
+  refund?(route: string, clientIp: string): HeaderList | null;
 }
 
 const ADMITTED: AdmissionDecision = Object.freeze({ allowed: true, headers: null, warnings: null });

@@ -1,14 +1,18 @@
 // The pipeline of every JSON POST endpoint, one object per request:
-//   Content-Length over the body limit -> PAYLOAD_TOO_LARGE at once, before any of the body is read;
-//   authentication and the admission hook (before the body is read);
-//   the body, counted chunk by chunk (chunked uploads have no Content-Length); a route may refuse
-//   once its first 4 KiB are in (a full pool), answered in the contract they show;
+//   Content-Length over the route's body limit -> PAYLOAD_TOO_LARGE at once, before any of the body is read;
+//   authentication and the admission hook (before the body is read). A request they refuse (a wrong
+//   key, a spent allowance) keeps only what its answer's contract is judged by (the whole body up
+//   to 64 KiB, else its first 4 KiB) and is answered then: the rest is never held. While the key
+//   store is being asked about a key, at most 64 KiB are read before the socket is paused;
+//   the body, counted chunk by chunk (chunked uploads have no Content-Length, and are refused as
+//   soon as they pass the limit); a route may refuse once its first 4 KiB are in (a full pool),
+//   answered in the contract they show;
 //   the route's dispatch, or the refusal rendered in the contract the body speaks.
 // uWS rules (docs/design.md "uWS rules"): onAborted always registered; onData's ArrayBuffer is copied inside the
 // callback; writes after an await go through res.cork(); nothing touches res after an abort.
 import { makeError } from '../contracts/error-codes.js';
 import type { RepairError, Warning } from '../../engine/types.js';
-import { contractOfSample, sampleOf, sampleOfChunks, sampleOfPrefix, SNIFF_WINDOW_BYTES, type BodySample } from '../contracts/contract-sniffer.js';
+import { contractOfSample, EXACT_SNIFF_BYTES, sampleOf, sampleOfChunks, sampleOfPrefix, SNIFF_WINDOW_BYTES, type BodySample } from '../contracts/contract-sniffer.js';
 import { describeFault, NO_COUNTS, type Execution } from '../observe/request-record.js';
 import type { HttpRequest, HttpResponse } from './load-uws.js';
 import type { AdmissionDecision } from './admission-hook.js';
@@ -21,6 +25,8 @@ import { JSON_TYPE, writeAnswer, type HeaderList } from './response-writer.js';
 export interface JsonPostRoute {
   readonly name: string;
   readonly requiresKey: boolean;
+  /** Largest body this route reads; default the configured body limit (MAX_PAYLOAD_BYTES's). */
+  readonly maxBodyBytes?: number;
   /** Non-null on the demo endpoint: its answers, errors included, carry `demo: true` and this. */
   readonly demoMessage: string | null;
   /** `body` stays valid after dispatch returns only when `owned` (else copy what you keep). Never rejects. */
@@ -42,6 +48,8 @@ export interface Cancellable {
 
 const DIGITS = /^[0-9]{1,15}$/;
 const INTERNAL = makeError('INTERNAL_ERROR');
+/** Answers that served nothing: a body that is no request (or too large), a server that could not take it. */
+const UNSERVED = new Set(['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR']);
 
 // Lets an async completion write inside res.cork() without a closure per request.
 let corkedRequest: PostRequest | null = null;
@@ -61,7 +69,12 @@ export class PostRequest {
   #chunks: Uint8Array[] | null = null;
   #refusal: Refusal | null = null;
   #admitting: Promise<void> | null = null;
+  /** Bytes kept in #chunks while the request is refused or not yet admitted (at most EXACT_SNIFF_BYTES). */
+  #held = 0;
+  #paused = false;
   headers: HeaderList | null = null;
+  /** A keyless request that counted against its address's allowance (the demo): given back if not served. */
+  chargedIp: string | null = null;
   warnings: readonly Warning[] | null = null;
   key: KeyRecord | undefined = undefined;
   /** Set by a route whose answer waits on queued work (the pool). */
@@ -73,6 +86,7 @@ export class PostRequest {
     readonly ctx: HttpContext,
     readonly requestId: string,
     readonly contentLength: number,
+    readonly maxBodyBytes: number,
   ) {}
 
   refuse(error: RepairError, retryAfterSeconds: number): void {
@@ -84,7 +98,33 @@ export class PostRequest {
     this.#admitting = admitted.catch((error: unknown) => {
       this.ctx.logger.log('error', 'admission failed', { requestId: this.requestId, route: this.route.name, fault: describeFault(error) });
       this.refuse(INTERNAL, 0);
+    }).then(() => this.#admitted());
+  }
+
+  /** Runs `then` once admission has decided: at once when it has, else corked when it does. */
+  afterAdmission(then: () => void): void {
+    const admitting = this.#admitting;
+    if (admitting === null) {
+      then();
+      return;
+    }
+    void admitting.then(() => {
+      if (!this.#aborted && !this.#finished) this.res.cork(then);
     });
+  }
+
+  /** Admission decided while the body was arriving: refused, answered from what is held; admitted, read on. */
+  #admitted(): void {
+    if (this.#aborted || this.#finished || this.#admitting === null) return;
+    this.#admitting = null;
+    if (this.#refusal !== null && this.#held > 0) {
+      this.res.cork(() => this.#answerHeldRefusal(false));
+      return;
+    }
+    if (this.#paused) {
+      this.#paused = false;
+      this.res.resume();
+    }
   }
 
   onAborted(): void {
@@ -99,17 +139,18 @@ export class PostRequest {
     if (this.#finished || this.#aborted) return;
     const size = chunk.byteLength;
     this.#received += size;
-    if (this.#received > this.ctx.config.maxBodyBytes) {
+    if (this.#received > this.maxBodyBytes) {
       this.#refuseOversize(new Uint8Array(chunk));
       return;
     }
+    if ((this.#refusal !== null || this.#admitting !== null) && this.#holdBack(chunk, isLast)) return;
     if (isLast && this.#buffer === null && this.#chunks === null) {
       // The whole body in one chunk: use it in place, before uWS reclaims it on return.
       this.#complete(new Uint8Array(chunk), false);
       return;
     }
     if (this.contentLength >= 0) {
-      this.#buffer ??= new Uint8Array(this.contentLength);
+      this.#buffer ??= this.#allocate();
       this.#buffer.set(new Uint8Array(chunk), this.#received - size);
       // Once the window the contract is judged by has arrived, a route may refuse the rest unread.
       if (!isLast && this.#received >= SNIFF_WINDOW_BYTES && this.#received - size < SNIFF_WINDOW_BYTES && this.#refuseEarly()) return;
@@ -117,6 +158,70 @@ export class PostRequest {
       (this.#chunks ??= []).push(new Uint8Array(chunk.slice(0)));
     }
     if (isLast) this.#complete(this.#assemble(), true);
+  }
+
+  /** The body's buffer, with what was held while admission was pending already in it. */
+  #allocate(): Uint8Array {
+    return this.#gather(new Uint8Array(this.contentLength));
+  }
+
+  /** Copies the chunks kept so far to the start of `into` and lets them go. */
+  #gather(into: Uint8Array): Uint8Array {
+    let offset = 0;
+    for (const part of this.#chunks ?? []) {
+      into.set(part, offset);
+      offset += part.byteLength;
+    }
+    this.#chunks = null;
+    return into;
+  }
+
+  /**
+   * A chunk of a request refused from its headers, or whose admission is pending. Refused: only
+   * what the answer's contract is judged by is kept, and the answer goes once it is in. Pending:
+   * at most EXACT_SNIFF_BYTES are read, then the socket waits for the key store. True: handled.
+   */
+  #holdBack(chunk: ArrayBuffer, isLast: boolean): boolean {
+    const size = chunk.byteLength;
+    if (this.#admitting === null) {
+      // A body over EXACT_SNIFF_BYTES is judged by its first window (sampleOfPrefix): keep no more.
+      const keep = this.contentLength > EXACT_SNIFF_BYTES ? SNIFF_WINDOW_BYTES : EXACT_SNIFF_BYTES;
+      const take = Math.min(size, keep - this.#held);
+      if (take > 0) {
+        (this.#chunks ??= []).push(new Uint8Array(chunk.slice(0, take)));
+        this.#held += take;
+      }
+      if (isLast || this.#held >= keep) this.#answerHeldRefusal(isLast && this.#held === this.#received);
+      return true;
+    }
+    if (isLast) {
+      // The whole body is in: it is read as usual and #complete waits for the admission.
+      this.#held = 0;
+      return false;
+    }
+    (this.#chunks ??= []).push(new Uint8Array(chunk.slice(0)));
+    this.#held += size;
+    if (this.#held >= EXACT_SNIFF_BYTES && !this.#paused) {
+      this.#paused = true;
+      this.res.pause();
+    }
+    return true;
+  }
+
+  /** The refusal answered from the held part of the body (all of it when `whole`). */
+  #answerHeldRefusal(whole: boolean): void {
+    const { error, retryAfterSeconds } = this.#refusal!;
+    const chunks = this.#chunks ?? [];
+    const total = this.contentLength >= 0 ? this.contentLength : this.#received;
+    const sample = whole ? sampleOfChunks(chunks, this.#held) : sampleOfPrefix(sampleOfChunks(chunks, Math.min(this.#held, SNIFF_WINDOW_BYTES)).head, total);
+    this.#chunks = null;
+    this.#held = 0;
+    if (this.#paused) {
+      // Resumed only to be discarded: uWS drops the rest of a body whose answer is written.
+      this.#paused = false;
+      this.res.resume();
+    }
+    this.answerError(error, sample, retryAfterSeconds);
   }
 
   #refuseEarly(): boolean {
@@ -129,20 +234,13 @@ export class PostRequest {
 
   #assemble(): Uint8Array {
     if (this.#buffer !== null) return this.#buffer.subarray(0, this.#received);
-    const whole = new Uint8Array(this.#received);
-    let offset = 0;
-    for (const part of this.#chunks ?? []) {
-      whole.set(part, offset);
-      offset += part.byteLength;
-    }
-    this.#chunks = null;
-    return whole;
+    return this.#gather(new Uint8Array(this.#received));
   }
 
   #refuseOversize(lastChunk: Uint8Array): void {
     const readBefore = this.#received - lastChunk.byteLength;
     const sample = this.#buffer !== null ? sampleOf(this.#buffer.subarray(0, readBefore), false) : sampleOfChunks(this.#chunks ?? [], readBefore);
-    const message = `The request body is over the ${this.ctx.config.maxBodyBytes}-byte limit.`;
+    const message = `The request body is over the ${this.maxBodyBytes}-byte limit.`;
     this.answerError(makeError('PAYLOAD_TOO_LARGE', message), sample, 0);
   }
 
@@ -200,10 +298,21 @@ export class PostRequest {
     if (this.#aborted || this.#finished) return;
     this.#buffer = null;
     this.#chunks = null;
+    if (this.chargedIp !== null && UNSERVED.has(answer.outcome.errorCode ?? '')) this.#giveBack(this.chargedIp);
     // While draining, answers close their connection so keep-alive clients reconnect elsewhere.
     // Paced: onAborted is registered (jsonPostHandler), so a large answer is written as the client reads.
     writeAnswer(this.res, answer.status, JSON_TYPE, answer.body, this.requestId, this.headers, this.ctx.lifecycle.draining, true);
     this.#finish(answer, answer.execution);
+  }
+
+  /** A request admitted but not served spends nothing: its count is given back, its headers say so. */
+  #giveBack(clientIp: string): void {
+    this.chargedIp = null;
+    try {
+      this.headers = this.ctx.admission.refund?.(this.route.name, clientIp) ?? this.headers;
+    } catch (error) {
+      this.ctx.logger.log('error', 'admission refund failed', { requestId: this.requestId, route: this.route.name, fault: describeFault(error) });
+    }
   }
 
   #finish(answer: RouteAnswer | null, execution: Execution): void {
@@ -256,7 +365,14 @@ function admit(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res
   const clientIp = admission.needsClientIp
     ? ctx.clientIp.resolveRequest(res, req)
     : '';
-  applyAdmission(request, admission.admit(route.name, undefined, clientIp));
+  const decision = admission.admit(route.name, undefined, clientIp);
+  applyAdmission(request, decision instanceof Promise ? decision.then((settled) => charged(request, settled, clientIp)) : charged(request, decision, clientIp));
+}
+
+/** A keyless request the admission counted: remembered so that a request not served gives it back. */
+function charged(request: PostRequest, decision: AdmissionDecision, clientIp: string): AdmissionDecision {
+  if (decision.allowed && decision.headers !== null) request.chargedIp = clientIp;
+  return decision;
 }
 
 /** The admission decision of an authenticated request, or the wait for it. */
@@ -278,28 +394,35 @@ function applyDecision(request: PostRequest, decision: AdmissionDecision): void 
   else request.refuse(decision.error, decision.retryAfterSeconds);
 }
 
+function admitSafely(request: PostRequest, route: JsonPostRoute, ctx: HttpContext, res: HttpResponse, req: HttpRequest): void {
+  try {
+    admit(request, route, ctx, res, req);
+  } catch (error) {
+    // A failing key store or admission hook refuses this request instead of crashing the thread.
+    ctx.logger.log('error', 'admission failed', { requestId: request.requestId, route: route.name, fault: describeFault(error) });
+    request.refuse(INTERNAL, 0);
+  }
+}
+
 /** The uWS handler of one JSON POST route. Everything read from `req` is read synchronously here. */
 export function jsonPostHandler(route: JsonPostRoute, ctx: HttpContext): (res: HttpResponse, req: HttpRequest) => void {
-  const { config } = ctx;
+  const limit = route.maxBodyBytes ?? ctx.config.maxBodyBytes;
   return (res, req) => {
     ctx.lifecycle.begin();
     const lengthHeader = req.getHeader('content-length');
     const contentLength = DIGITS.test(lengthHeader) ? Number(lengthHeader) : -1;
-    const request = new PostRequest(res, route, ctx, requestIdFor(req.getHeader('x-request-id')), contentLength);
+    const request = new PostRequest(res, route, ctx, requestIdFor(req.getHeader('x-request-id')), contentLength, limit);
     res.onAborted(() => request.onAborted());
-    if (contentLength > config.maxBodyBytes) {
-      // Answered before a byte of the body is read; uWS discards whatever of it still arrives.
-      const message = `The request body is ${contentLength} bytes; the limit is ${config.maxBodyBytes}.`;
-      request.answerError(makeError('PAYLOAD_TOO_LARGE', message), null, 0);
+    if (contentLength > limit) {
+      // Answered before a byte of the body is read; uWS discards whatever of it still arrives. A
+      // keyless route's allowance is looked up (and given back) so the answer carries its headers.
+      if (!route.requiresKey) admitSafely(request, route, ctx, res, req);
+      const message = `The request body is ${contentLength} bytes; the limit is ${limit}.`;
+      // A shared allowance decides later: the answer waits for it, so what it counted is given back.
+      request.afterAdmission(() => request.answerError(makeError('PAYLOAD_TOO_LARGE', message), null, 0));
       return;
     }
-    try {
-      admit(request, route, ctx, res, req);
-    } catch (error) {
-      // A failing key store or admission hook refuses this request instead of crashing the thread.
-      ctx.logger.log('error', 'admission failed', { requestId: request.requestId, route: route.name, fault: describeFault(error) });
-      request.refuse(INTERNAL, 0);
-    }
+    admitSafely(request, route, ctx, res, req);
     res.onData((chunk, isLast) => request.onData(chunk, isLast));
   };
 }

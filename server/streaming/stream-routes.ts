@@ -2,7 +2,7 @@
 // (request id, key, admission, body limit, error shapes); dispatch reads the body, picks its
 // contract and hands the validated request to StreamSessions. Streaming needs a key: the demo has none.
 import { makeError } from '../contracts/error-codes.js';
-import type { ContractSetting } from '../config/load-config.js';
+import { SCHEMA_ALLOWANCE_BYTES, type ContractSetting } from '../config/load-config.js';
 import { fallbackContract, type Contract } from '../contracts/contract.js';
 import type { HttpContext } from '../http/http-context.js';
 import { jsonPostHandler, type JsonPostRoute, type PostRequest } from '../http/json-post.js';
@@ -15,17 +15,33 @@ const NOT_JSON = makeError('INVALID_REQUEST', 'The request body is not valid JSO
 const NEITHER = makeError('INVALID_REQUEST', 'The request names neither contract: send "session_id" / "chunk" (envelope contract) or "sessionId" / "content" (compact contract).');
 const NOT_OBJECT = makeError('INVALID_REQUEST', 'The request body must be a JSON object.');
 
+/** Room for a session id, the field names and any whitespace a client pretty-prints around them. */
+const SMALL_BODY_BYTES = 64 * 1024;
+
+/**
+ * Each endpoint reads no more than its requests can hold: a push a chunk (the configured body
+ * limit), a start a schema at most, a finalize only its session id. Larger bodies are refused from
+ * their Content-Length, unread.
+ */
+export function streamBodyLimit(endpoint: StreamEndpoint, maxBodyBytes: number): number {
+  if (endpoint === 'push') return maxBodyBytes;
+  return endpoint === 'start' ? Math.min(maxBodyBytes, SCHEMA_ALLOWANCE_BYTES + SMALL_BODY_BYTES) : SMALL_BODY_BYTES;
+}
+
 export class StreamRoute implements JsonPostRoute {
   readonly name: string;
   readonly requiresKey = true;
   readonly demoMessage = null;
+  readonly maxBodyBytes: number;
 
   constructor(
     readonly endpoint: StreamEndpoint,
     private readonly sessions: StreamSessions,
     private readonly setting: ContractSetting,
+    maxBodyBytes: number,
   ) {
     this.name = `stream_${endpoint}`;
+    this.maxBodyBytes = streamBodyLimit(endpoint, maxBodyBytes);
   }
 
   dispatch(request: PostRequest, body: Uint8Array): RouteAnswer | Promise<RouteAnswer> {
@@ -71,7 +87,7 @@ export const STREAM_PATHS: Record<StreamEndpoint, string> = {
 
 export function streamRouteEntries(ctx: HttpContext, sessions: StreamSessions): RouteEntry[] {
   return (['start', 'push', 'finalize'] as const).map((endpoint) => {
-    const route = new StreamRoute(endpoint, sessions, ctx.config.contract);
+    const route = new StreamRoute(endpoint, sessions, ctx.config.contract, ctx.config.maxBodyBytes);
     return { method: 'post', path: STREAM_PATHS[endpoint], name: route.name, handler: jsonPostHandler(route, ctx) };
   });
 }

@@ -128,6 +128,11 @@ export const SCHEMAS: Record<string, object> = {
     error: str,
     retryAfter: { type: 'integer', minimum: 1, description: 'Seconds until a request would be allowed.' },
   }),
+  CompactDemoRateLimit: closed(['error', 'retryAfter', 'demo', 'message'], {
+    error: str,
+    retryAfter: { type: 'integer', minimum: 1, description: 'Seconds until a request would be allowed.' },
+    ...demoFields,
+  }),
   CompactStreamStartResponse: closed(['sessionId', 'expiresAt'], { sessionId: str, expiresAt: { type: 'string', format: 'date-time' } }),
   CompactStreamPushResponse: closed(['sessionId', 'valid', 'safeToEmit', 'bufferedBytes', 'totalReceived'], {
     sessionId: str, valid: bool, partial: { description: 'Absent with preview "patch".' },

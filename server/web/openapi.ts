@@ -20,11 +20,11 @@ const ROUTING_ERRORS = {
   '404': { $ref: '#/components/responses/NotFound' },
   '405': { $ref: '#/components/responses/MethodNotAllowed' },
 };
-const COMPACT_429 = {
+const compact429 = (schema: string): object => ({
   description: 'Compact contract only: rate limit exceeded (the envelope answers 200 with RATE_LIMIT_EXCEEDED).',
   headers: RATE_HEADERS,
-  content: json(ref('CompactRateLimit')),
-};
+  content: json(ref(schema)),
+});
 
 interface KeyedPost {
   summary: string;
@@ -51,7 +51,7 @@ function post(op: KeyedPost, operationId: string, tag: string): object {
           headers: RATE_HEADERS,
           content: json(oneOf(...op.ok)),
         },
-        '429': COMPACT_429,
+        '429': compact429(op.keyed ? 'CompactRateLimit' : 'CompactDemoRateLimit'),
         ...ROUTING_ERRORS,
       },
     },

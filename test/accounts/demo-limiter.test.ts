@@ -55,3 +55,18 @@ t.test('the table is bounded; ended windows are swept first', async (t) => {
   t.equal(demo.sweep(), before, 'sweep drops ended windows');
   t.equal(demo.size, 0);
 });
+
+t.test('refund gives back one counted request of the current window, never more', async (t) => {
+  const clock = new ManualClock(T0);
+  const demo = new DemoLimiter({ clock, limitPerHour: 3 });
+  demo.check('ip');
+  demo.check('ip');
+  t.same(demo.refund('ip'), { allowed: true, limit: 3, remaining: 2, resetSeconds: (T0 + HOUR) / 1000, retryAfterSeconds: 0 });
+  t.equal(demo.refund('ip').remaining, 3);
+  t.equal(demo.refund('ip').remaining, 3, 'nothing to give back: the count stays at 0');
+  t.same([1, 2, 3, 4].map(() => demo.check('ip').allowed), [true, true, true, false], 'the limit holds after refunds');
+  t.equal(demo.refund('never-seen').remaining, 3, 'an address without a window');
+  clock.set(T0 + HOUR);
+  t.equal(demo.refund('ip').remaining, 3, 'an ended window is not reopened');
+  t.equal(demo.check('ip').remaining, 2);
+});

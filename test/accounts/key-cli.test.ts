@@ -92,6 +92,16 @@ t.test('usage errors: clear message, non-zero exit, no key printed', async (t) =
   t.match(noCommand.stderr, /usage:/);
 });
 
+t.test('--help and -h print the usage on stdout and exit 0, whatever else is given', async (t) => {
+  const dataDir = tempDataDir(t);
+  for (const args of [['--help'], ['-h'], ['create', '--help'], ['revoke', '-h'], ['list', '--help']]) {
+    const help = await key(dataDir, ...args);
+    t.equal(help.code, 0, args.join(' '));
+    t.match(help.stdout, /usage:\n  jsonmend key create/, `${args.join(' ')}: the usage on stdout`);
+    t.equal(help.stderr, '', `${args.join(' ')}: nothing on stderr`);
+  }
+});
+
 t.test('`npm run key -- create` ends with the key (npm prints nothing after it)', async (t) => {
   const dataDir = tempDataDir(t);
   const { stdout } = await run('npm', ['run', 'key', '--', 'create', '--tier', 'free'], {

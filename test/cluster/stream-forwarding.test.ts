@@ -3,7 +3,7 @@
 // never reaches a session through any node; an unsigned forward is refused; a dead or frozen owner
 // makes a push via the other node SESSION_NOT_FOUND (recoverable) promptly, never a hang.
 import t from 'tap';
-import { peerSignature } from '../../server/streaming/forwarding/peer-signature.js';
+import { bodyDigest, peerSignature, type PeerStamp } from '../../server/streaming/forwarding/peer-signature.js';
 import { PEER_HEADERS, PEER_PATH } from '../../server/streaming/forwarding/peer-client.js';
 import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
 import { CLUSTER_SECRET, startCluster } from './cluster-helpers.js';
@@ -97,27 +97,34 @@ t.test('another key never reaches a session, through either node', async (t) => 
   t.equal(mine.body.state.buffered, '[1', 'the other key\'s attempts added nothing');
 });
 
-t.test('the peer endpoint takes only forwards signed with CLUSTER_SECRET and recent', async (t) => {
+t.test('the peer endpoint takes only forwards signed with CLUSTER_SECRET, recent, and each once', async (t) => {
   const id = (await postJson(at(a, 'start'), {}, bearer(KEY))).body.session_id as string;
   const keyId = 'unknown-key-id';
   const fields = { endpoint: 'push', contract: 'envelope', keyId, sessionId: encodeURIComponent(id), warnings: '' };
   const body = Buffer.from('[1', 'utf16le');
-  const send = (time: string, signature: string): Promise<Response> => fetch(`${a.url}${PEER_PATH}`, {
+  let sequence = 0;
+  const stampAt = (time: string, sent = body): PeerStamp => ({ time, nonce: `test-sender:${++sequence}`, length: sent.byteLength, digest: bodyDigest(sent) });
+  const send = (stamp: PeerStamp, signature: string, sent = body): Promise<Response> => fetch(`${a.url}${PEER_PATH}`, {
     method: 'POST',
     headers: {
       [PEER_HEADERS.endpoint]: fields.endpoint, [PEER_HEADERS.contract]: fields.contract, [PEER_HEADERS.keyId]: keyId,
-      [PEER_HEADERS.sessionId]: fields.sessionId, [PEER_HEADERS.warnings]: '', [PEER_HEADERS.time]: time, [PEER_HEADERS.signature]: signature,
+      [PEER_HEADERS.sessionId]: fields.sessionId, [PEER_HEADERS.warnings]: '', [PEER_HEADERS.time]: stamp.time,
+      [PEER_HEADERS.nonce]: stamp.nonce, [PEER_HEADERS.digest]: stamp.digest, [PEER_HEADERS.signature]: signature,
     },
-    body,
+    body: sent,
   });
   const now = String(Date.now());
-  t.equal((await send(now, '')).status, 401, 'no signature');
-  t.equal((await send(now, peerSignature('another-secret-0123456789', now, fields, body))).status, 401, 'another secret');
-  const old = String(Date.now() - 60_000);
-  t.equal((await send(old, peerSignature(CLUSTER_SECRET, old, fields, body))).status, 401, 'a minute old');
-  const tampered = await send(now, peerSignature(CLUSTER_SECRET, now, { ...fields, keyId: 'x' }, body));
-  t.equal(tampered.status, 401, 'a field changed after signing');
-  const signed = await send(now, peerSignature(CLUSTER_SECRET, now, fields, body));
+  t.equal((await send(stampAt(now), '')).status, 401, 'no signature');
+  const other = stampAt(now);
+  t.equal((await send(other, peerSignature('another-secret-0123456789', other, fields))).status, 401, 'another secret');
+  const old = stampAt(String(Date.now() - 60_000));
+  t.equal((await send(old, peerSignature(CLUSTER_SECRET, old, fields))).status, 401, 'a minute old');
+  const tampered = stampAt(now);
+  t.equal((await send(tampered, peerSignature(CLUSTER_SECRET, tampered, { ...fields, keyId: 'x' }))).status, 401, 'a field changed after signing');
+  const swapped = stampAt(now);
+  t.equal((await send(swapped, peerSignature(CLUSTER_SECRET, swapped, fields), Buffer.from('[2', 'utf16le'))).status, 401, 'another body under a signed digest');
+  const good = stampAt(now);
+  const signed = await send(good, peerSignature(CLUSTER_SECRET, good, fields));
   t.equal(signed.status, 200);
   t.equal(firstError(await signed.json()).code, 'SESSION_NOT_FOUND', 'signed, but the session is another key\'s');
   const mine = await postJson(at(a, 'push'), { session_id: id, chunk: '[' }, bearer(KEY));

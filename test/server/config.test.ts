@@ -95,7 +95,7 @@ t.test('a DATA_DIR that cannot be created stops the start at once, naming it', a
 });
 
 t.test('URL variables: each reads its own kinds of URL; a database URL is never echoed', async (t) => {
-  const { readBaseUrl, readDatabaseUrl, readRedisUrl } = await import('../../server/config/env-parsers.js');
+  const { readPeerUrl, readDatabaseUrl, readRedisUrl } = await import('../../server/config/env-parsers.js');
   const read = <T>(reader: (env: Record<string, string>, name: string) => T, value: string): T => reader({ X: value }, 'X');
   for (const ok of ['redis://127.0.0.1:6379/0', 'rediss://cache.example:6380', 'unix:///tmp/redis.sock']) t.equal(read(readRedisUrl, ok), ok, ok);
   for (const bad of ['http://h:1', 'redis://', 'unix:///', 'not a url']) t.throws(() => read(readRedisUrl, bad), /X.*redis:\/\/host:port\/db/, bad);
@@ -103,7 +103,9 @@ t.test('URL variables: each reads its own kinds of URL; a database URL is never 
   const refused = t.throws(() => read(readDatabaseUrl, 'mysql://u:hunter2@h/db')) as unknown as Error;
   t.match(refused.message, /postgres:\/\/user/);
   t.notMatch(refused.message, 'hunter2', 'the password is not echoed');
-  t.equal(read(readBaseUrl, 'http://10.0.0.5:8080/'), 'http://10.0.0.5:8080', 'the origin');
-  for (const bad of ['http://10.0.0.5:8080/path', 'ftp://h', 'nope']) t.throws(() => read(readBaseUrl, bad), /X.*http\(s\) base URL/, bad);
+  t.equal(read(readPeerUrl, 'http://10.0.0.5:8080/'), 'http://10.0.0.5:8080', 'the origin');
+  for (const bad of ['http://10.0.0.5:8080/path', 'ftp://h', 'nope']) t.throws(() => read(readPeerUrl, bad), /X.*http:\/\/ base URL/, bad);
+  // Nodes speak plain HTTP to each other: https is refused with the reason, not at the first forward.
+  for (const tls of ['https://10.0.0.5:8443', 'HTTPS://node-b']) t.throws(() => read(readPeerUrl, tls), /X must be an http:\/\/ URL: nodes talk plain HTTP/, tls);
   t.equal(readRedisUrl({}, 'X'), undefined, 'unset');
 });

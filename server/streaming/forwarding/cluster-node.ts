@@ -31,17 +31,24 @@ export class ClusterNode {
   /** Opened here (not given): closed here. */
   readonly #ownsRedis: boolean;
   #lastErrorLog = -Infinity;
+  #lastDuplicateLog = -Infinity;
 
   /** `redis`: the node's client, when the stores layer has opened one (one connection per node). */
   constructor(config: Config, private readonly logger: Logger, redis?: Redis) {
     this.#secret = config.clusterSecret!;
     this.#ownsRedis = redis === undefined;
     this.redis = redis ?? connectRedis(config.redisUrl!, this.#onError, { connectionName: `jsonmend-${config.nodeId}-cluster` });
-    this.registry = new NodeRegistry(this.redis, config.nodeId, this.#onError);
+    this.registry = new NodeRegistry(this.redis, config.nodeId, this.#onError, (duplicate) => {
+      const now = performance.now();
+      if (now - this.#lastDuplicateLog < ERROR_LOG_INTERVAL_MS) return;
+      this.#lastDuplicateLog = now;
+      logger.log('error', `cluster: ${duplicate.message}; forwards meant for one of them may reach the other`);
+    }, () => this.forwarder.restore());
     // A push's work is bounded by the task deadline on the owner; the forward waits that long and a second.
-    this.#client = new PeerClient(this.#secret, PEER_CONNECT_TIMEOUT_MS, config.taskTimeoutMs + 1_000);
+    // An owner's answer is at most a finalize's (output, repairs, JSON escaping); far above it is no answer.
+    this.#client = new PeerClient(this.#secret, PEER_CONNECT_TIMEOUT_MS, config.taskTimeoutMs + 1_000, 4 * config.maxBodyBytes);
     const directory = new SessionDirectory(this.redis, config.nodeId, config.sessionTtlMs);
-    this.forwarder = new SessionForwarder(config.nodeId, this.registry, directory, this.#client, (owner, status) => {
+    this.forwarder = new SessionForwarder(config.nodeId, config.maxPayloadBytes, this.registry, directory, this.#client, (owner, status) => {
       logger.log('error', 'cluster: a node refused a forwarded request; is CLUSTER_SECRET the same on every node?', { owner, status });
     });
   }
@@ -54,7 +61,7 @@ export class ClusterNode {
   };
 
   routes(ctx: HttpContext, sessions: StreamSessions): RouteEntry[] {
-    return [peerRouteEntry(ctx, sessions, this.#secret, this.#stats)];
+    return [peerRouteEntry(ctx, sessions, this.#secret, this.#stats, ctx.config.maxPayloadBytes)];
   }
 
   /** Joins the registry at `peerUrl`. A Redis that is down does not stop the start: the heartbeat retries. */

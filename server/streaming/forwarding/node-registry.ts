@@ -3,29 +3,129 @@
 // forwarded request looks its owner up in that map (no Redis round trip); a node that stops
 // heartbeating (killed, frozen, cut off) leaves every other node's map within NODE_TTL_MS plus a
 // tick, and its sessions then answer SESSION_NOT_FOUND at once instead of waiting on a dead peer.
+// Redis may restart empty, or be away for a while: the registry notices both (a new `jm:epoch`, a
+// tick that failed) and for SETTLE_MS afterwards calls itself unsettled — it keeps the nodes it
+// knew, and the session directory is not taken at its word (session-forwarder.ts) — while every
+// node writes its entries again (`onRejoin`).
+// A NODE_ID names one running node: the entry carries the random id of the process that holds it
+// (`<instance> <PEER_URL>`), a node starting with a NODE_ID a live node holds is refused, and a node
+// only ever refreshes or deletes its own entry.
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { NODES_KEY } from '../../accounts/shared-stores.js';
 
 export const NODE_TTL_MS = 1_000;
 export const HEARTBEAT_MS = 250;
+/** How long a start waits for an entry of its NODE_ID to expire (a node restarted after dying) before it gives up. */
+const TAKEOVER_WAIT_MS = NODE_TTL_MS + 2 * HEARTBEAT_MS;
+/** After Redis comes back (or back empty), until every node has written its entries again: a TTL and two ticks. */
+export const SETTLE_MS = NODE_TTL_MS + 2 * HEARTBEAT_MS;
 const MEMBERS = NODES_KEY;
 const nodeKey = (id: string): string => `jm:node:${id}`;
+
+// KEYS[1]: the entry. ARGV: value, this instance's prefix, ttl. Writes it unless another instance
+// holds it; returns 0, or the holder's value.
+const HEARTBEAT = `local v = redis.call('GET', KEYS[1])
+if v and string.sub(v, 1, string.len(ARGV[2])) ~= ARGV[2] then return v end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+return 0`;
+// The epoch of Redis's contents: its own clock (ms) when the first node found it empty. A restart
+// without persistence makes a new one.
+const EPOCH = `local e = redis.call('GET', 'jm:epoch')
+if not e then
+  local t = redis.call('TIME')
+  e = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+  redis.call('SET', 'jm:epoch', e)
+end
+return e`;
+// Deletes the entry only if this instance holds it.
+const LEAVE = `local v = redis.call('GET', KEYS[1])
+if v and string.sub(v, 1, string.len(ARGV[1])) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** Another running node holds this NODE_ID. */
+export class DuplicateNodeId extends Error {
+  constructor(readonly nodeId: string, readonly holder: string) {
+    super(`NODE_ID ${nodeId} is already used by a running node (reachable at ${holder}); every node needs its own NODE_ID`);
+  }
+}
+
+/** The PEER_URL of an entry's value (`<instance> <PEER_URL>`). */
+function peerUrlOfEntry(value: string): string {
+  const space = value.indexOf(' ');
+  return space === -1 ? value : value.slice(space + 1);
+}
 
 export class NodeRegistry {
   /** node id -> peer URL, as of the last successful tick. */
   #live = new Map<string, string>();
   #timer: NodeJS.Timeout | null = null;
+  #epoch: string | null = null;
+  /** When Redis last failed a tick or came back with a new epoch (performance.now()). */
+  #unsettledAt = -Infinity;
+  #failing = false;
+  readonly #instance = `${randomBytes(9).toString('base64url')} `;
 
   constructor(
     private readonly redis: Redis,
     readonly nodeId: string,
     private readonly onError: (error: unknown) => void,
+    /** Another running node holds this NODE_ID (seen on a heartbeat: it started while Redis was away). */
+    private readonly onDuplicate: (error: DuplicateNodeId) => void = onError,
+    /** Redis answers again after a failure, or came back empty: write what this node holds again. */
+    private readonly onRejoin: () => void = () => {},
   ) {}
 
-  /** Announces this node at `peerUrl` and waits (bounded by the Redis command timeout) for the first view. */
+  /**
+   * True for SETTLE_MS after Redis failed a tick or came back empty: what it says is missing may
+   * only not be written again yet.
+   */
+  get unsettled(): boolean {
+    return this.#failing || performance.now() - this.#unsettledAt < SETTLE_MS;
+  }
+
+  /**
+   * Whether an answer from Redis's contents of `epoch`, that old, can be trusted to name every
+   * open session: false when this node has not yet seen that epoch (Redis just came back empty) or
+   * it is younger than SETTLE_MS (not every node has written its entries again).
+   */
+  trusts(epoch: string, ageMs: number): boolean {
+    return !this.unsettled && epoch !== '' && epoch === this.#epoch && ageMs >= SETTLE_MS;
+  }
+
+  /** The ids of the live nodes, this one included. */
+  liveIds(): string[] {
+    return [...this.#live.keys()];
+  }
+
+  /**
+   * Announces this node at `peerUrl` and waits (bounded by the Redis command timeout) for the first
+   * view. Rejects with DuplicateNodeId when a live node holds this NODE_ID; an entry left by a node
+   * that died is waited out (it expires within NODE_TTL_MS).
+   */
   async start(peerUrl: string): Promise<void> {
-    const tick = (): Promise<void> => this.#tick(peerUrl).catch(this.onError);
-    await tick();
+    const waitUntil = performance.now() + TAKEOVER_WAIT_MS;
+    for (;;) {
+      let holder: string | null;
+      try {
+        holder = await this.#tick(peerUrl);
+      } catch (error) {
+        this.#failing = true;
+        this.#unsettledAt = performance.now();
+        this.onError(error);
+        break; // Redis away: the heartbeat retries, and notices a duplicate then
+      }
+      if (holder === null) break;
+      if (performance.now() >= waitUntil) throw new DuplicateNodeId(this.nodeId, peerUrlOfEntry(holder));
+      await new Promise((resolve) => setTimeout(resolve, HEARTBEAT_MS));
+    }
+    const tick = (): Promise<void> => this.#tick(peerUrl).then((holder) => {
+      if (holder !== null) this.onDuplicate(new DuplicateNodeId(this.nodeId, peerUrlOfEntry(holder)));
+    }, (error: unknown) => {
+      this.#failing = true;
+      this.#unsettledAt = performance.now();
+      this.onError(error);
+    });
     this.#timer = setInterval(tick, HEARTBEAT_MS);
     this.#timer.unref();
   }
@@ -43,30 +143,44 @@ export class NodeRegistry {
     return this.#live.size;
   }
 
-  async #tick(peerUrl: string): Promise<void> {
+  /** One heartbeat and view; resolves with the value of another instance holding this NODE_ID, else null. */
+  async #tick(peerUrl: string): Promise<string | null> {
     const replies = await this.redis.multi()
-      .set(nodeKey(this.nodeId), peerUrl, 'PX', NODE_TTL_MS)
+      .eval(HEARTBEAT, 1, nodeKey(this.nodeId), this.#instance + peerUrl, this.#instance, NODE_TTL_MS)
       .sadd(MEMBERS, this.nodeId)
       .smembers(MEMBERS)
+      .eval(EPOCH, 0)
       .exec();
+    const held = replies?.[0]?.[1];
     const ids = (replies?.[2]?.[1] ?? []) as string[];
+    const epoch = String(replies?.[3]?.[1] ?? '');
+    const rejoined = this.#failing || (this.#epoch !== null && epoch !== this.#epoch);
+    this.#failing = false;
+    this.#epoch = epoch;
+    if (rejoined) {
+      this.#unsettledAt = performance.now();
+      this.onRejoin();
+    }
     const urls = ids.length === 0 ? [] : await this.redis.mget(ids.map(nodeKey));
     const live = new Map<string, string>();
     const gone: string[] = [];
     for (let i = 0; i < ids.length; i++) {
       const url = urls[i];
-      if (typeof url === 'string') live.set(ids[i]!, url);
+      if (typeof url === 'string') live.set(ids[i]!, peerUrlOfEntry(url));
       else gone.push(ids[i]!);
     }
+    // Unsettled, a node missing from Redis may only not have written itself again yet: kept.
+    if (this.unsettled) for (const [id, url] of this.#live) if (!live.has(id)) live.set(id, url);
     this.#live = live;
     // A node that stopped is forgotten; if it comes back it adds itself again.
     if (gone.length > 0) await this.redis.srem(MEMBERS, ...gone);
+    return typeof held === 'string' ? held : null;
   }
 
-  /** Stops heartbeating and removes this node at once (a clean shutdown), best effort. */
+  /** Stops heartbeating and removes this node's own entry at once (a clean shutdown), best effort. */
   async close(): Promise<void> {
     if (this.#timer !== null) clearInterval(this.#timer);
     this.#timer = null;
-    await this.redis.del(nodeKey(this.nodeId)).catch(() => {});
+    await this.redis.eval(LEAVE, 1, nodeKey(this.nodeId), this.#instance).catch(() => {});
   }
 }

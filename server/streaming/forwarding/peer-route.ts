@@ -1,6 +1,7 @@
 // The owner's side of forwarding: POST /internal/peer/stream, a push or finalize that another node
-// received for a session this node holds. Only requests signed with CLUSTER_SECRET are acted on
-// (peer-signature.ts); the key id they carry is the one checked against the session's, so another
+// received for a session this node holds, or the question whether it holds a compact id (`hold`).
+// Only requests signed with CLUSTER_SECRET are acted on (peer-signature.ts), each once
+// (peer-replay.ts); the key id they carry is the one checked against the session's, so another
 // key never reaches a session through any node. The answer is the session's own, with its outcome
 // in a header for the forwarding node's logs, metrics and usage; nothing is counted here twice.
 import { makeError } from '../../contracts/error-codes.js';
@@ -8,19 +9,23 @@ import type { Warning } from '../../../engine/types.js';
 import type { Contract } from '../../contracts/contract.js';
 import { renderError } from '../../contracts/render.js';
 import type { HttpContext } from '../../http/http-context.js';
-import type { RouteAnswer } from '../../http/route-answer.js';
+import { answerOf, refusalAnswer, type RouteAnswer } from '../../http/route-answer.js';
 import { requestIdFor } from '../../http/request-id.js';
 import { JSON_TYPE, writeAnswer } from '../../http/response-writer.js';
 import type { RouteEntry } from '../../http/router.js';
+import { tableKeyOf } from '../session-table.js';
 import type { StreamSessions } from '../stream-sessions.js';
 import type { HttpResponse } from '../../http/load-uws.js';
 import { PEER_HEADERS, PEER_PATH } from './peer-client.js';
-import { verifyPeerSignature, type PeerFields } from './peer-signature.js';
+import { PeerReplayGuard } from './peer-replay.js';
+import { bodyMatches, verifyPeerSignature, type PeerFields, type PeerStamp } from './peer-signature.js';
 import type { PeerOutcome } from './session-forwarder.js';
 
 const UNSIGNED = renderError(makeError('INVALID_API_KEY', 'This endpoint takes only requests forwarded by another node, signed with the cluster\'s CLUSTER_SECRET.'), 'envelope', null, 0, 401);
-const MALFORMED = renderError(makeError('INVALID_REQUEST', 'The forwarded request names no known endpoint or contract.'), 'envelope', null, 0, 400);
-const TOO_LARGE = renderError(makeError('PAYLOAD_TOO_LARGE', 'The forwarded chunk is over the body limit.'), 'envelope', null, 0, 413);
+const REPLAYED = renderError(makeError('INVALID_API_KEY', 'This forwarded request was already accepted once; a forward is never accepted twice.'), 'envelope', null, 0, 401);
+const MALFORMED = renderError(makeError('INVALID_REQUEST', 'The forwarded request names no known endpoint or contract, or has no Content-Length.'), 'envelope', null, 0, 400);
+const DIGITS = /^[0-9]{1,15}$/;
+const NOT_FOUND = makeError('SESSION_NOT_FOUND');
 
 /** Counts of forwarded requests this node received, for /metrics. */
 export class PeerRouteStats {
@@ -30,27 +35,38 @@ export class PeerRouteStats {
 
 class PeerRequest {
   closed = false;
-  readonly parts: Buffer[] = [];
+  body: Buffer | null = null;
   received = 0;
 
   constructor(
     readonly res: HttpResponse,
     readonly requestId: string,
     readonly fields: PeerFields,
-    readonly time: string,
-    readonly signature: string,
+    readonly stamp: PeerStamp,
   ) {}
 }
 
-export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secret: string, stats: PeerRouteStats): RouteEntry {
-  // A chunk travels as UTF-16 (two bytes a code unit), so its limit is twice the public body limit.
-  const limit = 2 * ctx.config.maxBodyBytes;
+/**
+ * `maxPayloadBytes`: a forwarded push carries a chunk of at most that many UTF-8 bytes (the
+ * forwarding node refuses larger ones itself), as UTF-16: at most twice as many bytes. A finalize
+ * carries none. Everything else about a request is judged from its signed headers, before its
+ * body is read: a stranger's request costs no memory (docs/reliability.md "Hostile uploads").
+ */
+export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secret: string, stats: PeerRouteStats, maxPayloadBytes: number): RouteEntry {
+  const replays = new PeerReplayGuard();
 
   const finish = (request: PeerRequest, status: number, body: string, outcome: string | null): void => {
     if (request.closed) return;
     request.closed = true;
+    request.body = null;
     writeAnswer(request.res, status, JSON_TYPE, body, request.requestId, outcome === null ? null : [[PEER_HEADERS.outcome, outcome]], ctx.lifecycle.draining);
     ctx.lifecycle.end();
+  };
+
+  const refuse = (request: PeerRequest, refusal: { status: number; body: string }, why: string): void => {
+    stats.refused++;
+    ctx.logger.log('warn', `refused a forwarded request: ${why}`, { requestId: request.requestId });
+    finish(request, refusal.status, refusal.body, null);
   };
 
   const answer = (request: PeerRequest, routeAnswer: RouteAnswer): void => {
@@ -67,19 +83,37 @@ export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secre
     finish(request, routeAnswer.status, routeAnswer.body, JSON.stringify(peer));
   };
 
+  /** Whether to read the body: false when the headers alone earn a refusal (answered here). */
+  const judgeHeaders = (request: PeerRequest, signature: string): boolean => {
+    const { fields, stamp } = request;
+    const limit = fields.endpoint === 'push' ? 2 * maxPayloadBytes : fields.endpoint === 'finalize' || fields.endpoint === 'hold' ? 0 : -1;
+    if (limit < 0 || (fields.contract !== 'envelope' && fields.contract !== 'compact') || stamp.length < 0) {
+      refuse(request, MALFORMED, 'no known endpoint or contract, or no Content-Length');
+      return false;
+    }
+    if (!verifyPeerSignature(secret, stamp, signature, fields)) {
+      refuse(request, UNSIGNED, 'no valid cluster signature');
+      return false;
+    }
+    if (stamp.length > limit) {
+      // Signed, so a node sent it: one that speaks another version of this protocol.
+      refuse(request, MALFORMED, 'a body over the forward limit');
+      return false;
+    }
+    if (!replays.accept(stamp.nonce)) {
+      refuse(request, REPLAYED, 'a nonce already accepted (a replay)');
+      return false;
+    }
+    return true;
+  };
+
   const handle = (request: PeerRequest, body: Buffer): void => {
     const { fields } = request;
-    if (!verifyPeerSignature(secret, request.time, request.signature, fields, body)) {
-      stats.refused++;
-      ctx.logger.log('warn', 'refused a forwarded request without a valid cluster signature', { requestId: request.requestId });
-      finish(request, UNSIGNED.status, UNSIGNED.body, null);
+    if (!bodyMatches(request.stamp, body)) {
+      refuse(request, UNSIGNED, 'a body that is not the one signed');
       return;
     }
     const contract = fields.contract as Contract;
-    if ((fields.endpoint !== 'push' && fields.endpoint !== 'finalize') || (contract !== 'envelope' && contract !== 'compact')) {
-      finish(request, MALFORMED.status, MALFORMED.body, null);
-      return;
-    }
     let keyId: string;
     let sessionId: string;
     let warnings: readonly Warning[] | null;
@@ -89,6 +123,12 @@ export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secre
       warnings = fields.warnings === '' ? null : (JSON.parse(decodeURIComponent(fields.warnings)) as Warning[]);
     } catch {
       finish(request, MALFORMED.status, MALFORMED.body, null);
+      return;
+    }
+    if (fields.endpoint === 'hold') {
+      // Whether this node holds the id (another node is about to open it): nothing changes.
+      const held = sessions.table.find(tableKeyOf(contract, keyId, sessionId), performance.now()) !== undefined;
+      answer(request, held ? answerOf(contract, 200, '{}', null, 0) : refusalAnswer(contract, NOT_FOUND, 0));
       return;
     }
     const result = fields.endpoint === 'push'
@@ -109,27 +149,38 @@ export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secre
     name: 'peer_stream',
     handler: (res, req) => {
       ctx.lifecycle.begin();
+      const length = req.getHeader('content-length');
       const request = new PeerRequest(res, requestIdFor(req.getHeader('x-request-id')), {
         endpoint: req.getHeader(PEER_HEADERS.endpoint),
         contract: req.getHeader(PEER_HEADERS.contract),
         keyId: req.getHeader(PEER_HEADERS.keyId),
         sessionId: req.getHeader(PEER_HEADERS.sessionId),
         warnings: req.getHeader(PEER_HEADERS.warnings),
-      }, req.getHeader(PEER_HEADERS.time), req.getHeader(PEER_HEADERS.signature));
+      }, {
+        time: req.getHeader(PEER_HEADERS.time),
+        nonce: req.getHeader(PEER_HEADERS.nonce),
+        length: DIGITS.test(length) ? Number(length) : -1,
+        digest: req.getHeader(PEER_HEADERS.digest),
+      });
       res.onAborted(() => {
         if (request.closed) return;
         request.closed = true;
+        request.body = null;
         ctx.lifecycle.end();
       });
+      // Refused from the headers: answered now, and uWS discards whatever of the body still arrives.
+      if (!judgeHeaders(request, req.getHeader(PEER_HEADERS.signature))) return;
+      request.body = Buffer.allocUnsafe(request.stamp.length);
       res.onData((chunk, isLast) => {
-        if (request.closed) return;
-        request.received += chunk.byteLength;
-        if (request.received > limit) {
-          finish(request, TOO_LARGE.status, TOO_LARGE.body, null);
+        if (request.closed || request.body === null) return;
+        const bytes = new Uint8Array(chunk);
+        if (request.received + bytes.byteLength > request.body.byteLength) {
+          refuse(request, UNSIGNED, 'a body longer than its Content-Length');
           return;
         }
-        request.parts.push(Buffer.from(chunk.slice(0)));
-        if (isLast) handle(request, request.parts.length === 1 ? request.parts[0]! : Buffer.concat(request.parts));
+        request.body.set(bytes, request.received);
+        request.received += bytes.byteLength;
+        if (isLast) handle(request, request.body.subarray(0, request.received));
       });
     },
   };

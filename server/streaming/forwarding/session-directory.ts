@@ -12,12 +12,29 @@ const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 // Takes the id if it is free, names this node (whose own table, checked first, says it is not open:
 // a restarted node with the same NODE_ID) or names a node that is no longer live (its registry entry
 // expired: server/streaming/forwarding/node-registry.ts); in one step, so two starts cannot both win.
-const CLAIM = `local owner = redis.call('get', KEYS[1])
+// Both answer with the epoch of Redis's contents and its age (node-registry.ts), so the caller can
+// tell a directory it may trust from one Redis has just come back empty with.
+const EPOCH_AGE = `local e = redis.call('get', 'jm:epoch')
+local age = -1
+if e then
+  local t = redis.call('time')
+  age = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - tonumber(e)
+end`;
+const CLAIM = `${EPOCH_AGE}
+local owner = redis.call('get', KEYS[1])
 if owner == false or owner == ARGV[1] or redis.call('exists', 'jm:node:' .. owner) == 0 then
   redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
+  return { 1, e or '', age }
 end
-return 0`;
+return { 0, e or '', age }`;
+const OWNER = `${EPOCH_AGE}
+return { redis.call('get', KEYS[1]) or '', e or '', age }`;
+
+/** Which contents of Redis an answer came from: its epoch ('' when none yet) and that epoch's age in ms. */
+export interface DirectoryEpoch { epoch: string; ageMs: number }
+
+// Writes an entry again after Redis lost it (a restart): only where nothing else is written.
+const RESTORE = "return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') and 1 or 0";
 
 const entryKey = (keyId: string, uuid: string): string => `jm:stream:${keyId}:${uuid.toLowerCase()}`;
 
@@ -28,14 +45,29 @@ export class SessionDirectory {
     this.#ttlMs = sessionTtlMs + MARGIN_MS;
   }
 
-  /** True: this node now owns the id. False: the id is open on a live node. Rejects when Redis does not answer. */
-  async claim(keyId: string, uuid: string): Promise<boolean> {
-    return (await this.redis.eval(CLAIM, 1, entryKey(keyId, uuid), this.nodeId, this.#ttlMs)) === 1;
+  /** claimed: this node now owns the id; false: the id is open on a live node. Rejects when Redis does not answer. */
+  async claim(keyId: string, uuid: string): Promise<{ claimed: boolean } & DirectoryEpoch> {
+    const [claimed, epoch, age] = await this.redis.eval(CLAIM, 1, entryKey(keyId, uuid), this.nodeId, this.#ttlMs) as [number, string, number];
+    return { claimed: claimed === 1, epoch, ageMs: Number(age) };
   }
 
-  /** The node holding this id, or null. */
-  ownerOf(keyId: string, uuid: string): Promise<string | null> {
-    return this.redis.get(entryKey(keyId, uuid));
+  /** The node holding this id, or null. Rejects when Redis does not answer. */
+  async ownerOf(keyId: string, uuid: string): Promise<{ owner: string | null } & DirectoryEpoch> {
+    const [owner, epoch, age] = await this.redis.eval(OWNER, 1, entryKey(keyId, uuid)) as [string, string, number];
+    return { owner: owner === '' ? null : owner, epoch, ageMs: Number(age) };
+  }
+
+  /** Writes these ids (this node's open sessions) again where Redis has none, best effort. */
+  restore(ids: Iterable<readonly [string, string]>): void {
+    const pipeline = this.redis.pipeline();
+    let count = 0;
+    for (const [keyId, uuid] of ids) {
+      pipeline.eval(RESTORE, 1, entryKey(keyId, uuid), this.nodeId, this.#ttlMs);
+      count++;
+    }
+    if (count > 0) pipeline.exec().catch(() => {
+      // Redis away again: the next rejoin writes them.
+    });
   }
 
   release(keyId: string, uuid: string): void {

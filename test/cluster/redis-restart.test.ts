@@ -1,0 +1,62 @@
+// A Redis restart (or outage) never makes a live streaming session look gone, never lets its id be
+// opened twice, and never turns into a partial result. Two real nodes on Redis and PostgreSQL:
+// sessions on node-a are pushed to through node-b without pause while Redis is killed and started
+// again empty; every push is accepted, the same compact UUID cannot be opened on node-b meanwhile or
+// after, and finalize answers the whole document.
+import t from 'tap';
+import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
+import { startCluster } from './cluster-helpers.js';
+
+const KEY = 'redis-restart-key-a';
+const cluster = await startCluster(t, { nodeIds: ['node-a', 'node-b'], env: { API_KEYS: `${KEY}:unlimited` } });
+const [a, b] = cluster.nodes as [StartedServer, StartedServer];
+const redis = cluster.redis!;
+const at = (node: StartedServer, endpoint: string): string => `${node.url}/v1/repair/stream/${endpoint}`;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const errorOf = (body: any): string | undefined => body?.metadata?.errors?.[0]?.code ?? body?.errors?.[0]?.code;
+
+for (const outage of ['restarted empty', 'down for a second, then restarted empty'] as const) {
+  t.test(`Redis ${outage}: pushes through the other node all land, the id stays taken, finalize is whole`, async (t) => {
+    const uuid = `00000000-0000-4000-8000-${String(outage.length).padStart(12, '0')}`;
+    const envelopeId = (await postJson(at(a, 'start'), {}, bearer(KEY))).body.session_id as string;
+    t.equal((await postJson(at(a, 'start'), { sessionId: uuid }, bearer(KEY))).status, 200);
+    await sleep(300);
+    const items: number[] = [];
+    let refused = 0;
+    let stop = false;
+    const pusher = (async () => {
+      for (let i = 0; !stop; i++) {
+        const chunk = `${i === 0 ? '[' : ','}${i}`;
+        const [envelope, compact] = await Promise.all([
+          postJson(at(b, 'push'), { session_id: envelopeId, chunk }, bearer(KEY)),
+          postJson(at(b, 'push'), { sessionId: uuid, content: chunk }, bearer(KEY)),
+        ]);
+        if (errorOf(envelope.body) !== undefined || errorOf(compact.body) !== undefined) {
+          refused++;
+          t.fail(`push ${i}: ${errorOf(envelope.body) ?? 'ok'} / ${errorOf(compact.body) ?? 'ok'}`);
+          return;
+        }
+        items.push(i);
+        await sleep(10);
+      }
+    })();
+    await sleep(200);
+    await redis.stop();
+    if (outage !== 'restarted empty') await sleep(1_000);
+    await redis.start();
+    // The same UUID opened through the other node while the directory is rebuilt, and after.
+    for (let i = 0; i < 6; i++) {
+      const again = await postJson(at(b, 'start'), { sessionId: uuid }, bearer(KEY));
+      t.match(errorOf(again.body), 'INVALID_REQUEST', `attempt ${i + 1} to open the UUID on node-b: already open`);
+      await sleep(250);
+    }
+    stop = true;
+    await pusher;
+    t.equal(refused, 0, `${items.length} pushes through node-b, none refused`);
+    const expected = items.length === 0 ? [] : items;
+    const envelope = await postJson(at(b, 'finalize'), { session_id: envelopeId }, bearer(KEY));
+    t.same(envelope.body.repaired, expected, 'envelope finalize: the whole document');
+    const compact = await postJson(at(b, 'finalize'), { sessionId: uuid }, bearer(KEY));
+    t.same(JSON.parse(compact.body.repaired ?? 'null'), expected, 'compact finalize: the whole document');
+  });
+}
