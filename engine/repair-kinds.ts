@@ -41,6 +41,8 @@ export const REPAIR_KINDS = {
   replaced_undefined: { confidence: 'high', category: 'syntax' },
   removed_extra_closing_bracket: { confidence: 'high', category: 'syntax' },
   concatenated_strings: { confidence: 'high', category: 'syntax' },
+  // A `"""…"""` string or a code block as a value: one string; medium when a tag or indentation was taken off.
+  converted_multiline_string: { confidence: 'high', category: 'syntax' },
   removed_ellipsis: { confidence: 'high', category: 'syntax' },
   removed_jsonp_wrapper: { confidence: 'high', category: 'syntax' },
   removed_function_wrapper: { confidence: 'high', category: 'syntax' },

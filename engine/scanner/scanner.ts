@@ -109,6 +109,8 @@ export class Scanner {
   readonly keyMemo: Array<Array<string | undefined> | undefined> = [];
   /** Input offset of the last control character reported inside a string. */
   controlSeen = -1;
+  /** Input offset where the search for an open block's closer resumes (scan-block.ts); -1 when no block is open. */
+  blockSearch = -1;
   /** What the held-back token waits for (phases.ts HOLD_*), set where its scan reached the window's end. */
   heldKind = HOLD_NONE;
   /** Pieces that arrived after a long held token and cannot end it: joined to the window when one can. */
