@@ -50,6 +50,8 @@ export const REPAIR_KINDS = {
   removed_invalid_character: { confidence: 'medium', category: 'syntax' },
   // Syntax, low: input was dropped in the middle of the document, where the author's intent is unclear.
   removed_member_without_value: { confidence: 'low', category: 'syntax' },
+  // Words written inside the JSON are missing from the value (content-check.ts): never silent.
+  dropped_value_text: { confidence: 'low', category: 'syntax' },
   wrapped_multiple_values: { confidence: 'medium', category: 'syntax' },
   inserted_missing_opening_bracket: { confidence: 'medium', category: 'syntax' },
   closed_mismatched_bracket: { confidence: 'medium', category: 'syntax' },

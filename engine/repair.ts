@@ -3,6 +3,7 @@
 // A number beyond double range (`1e999`) parses to Infinity, which no JSON can carry: such input
 // takes the repair path, where it is reported (replaced_nan). Only text with a three-digit
 // exponent can hold one, so other documents pay one regular-expression pass, not a walk.
+import { DROPPING_KINDS, droppedWordAt } from './content-check.js';
 import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
@@ -36,7 +37,8 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
   }
   if (parsed) return withSchema(value, [], [], options);
   const escaped = unescapeDocument(text);
-  return conclude(readReply(escaped === null ? text : escaped.text), options, escaped);
+  const read = escaped === null ? text : escaped.text;
+  return conclude(readReply(read), read, options, escaped);
 }
 
 /**
@@ -89,7 +91,7 @@ function hasNonFinite(root: unknown): boolean {
 }
 
 /** Turns a finished scanner into the response. */
-function conclude(scanner: Scanner, options: RepairOptions | undefined, escaped: UnescapedDocument | null = null): RepairResponse {
+function conclude(scanner: Scanner, text: string, options: RepairOptions | undefined, escaped: UnescapedDocument | null = null): RepairResponse {
   if (scanner.tooDeep) {
     return failureResponse([
       makeError('UNRECOVERABLE_SYNTAX_ERROR', `The input nests deeper than ${MAX_DEPTH} levels.`),
@@ -103,6 +105,8 @@ function conclude(scanner: Scanner, options: RepairOptions | undefined, escaped:
       }),
     ]);
   }
+  const value = roots.length === 1 ? roots[0] : roots.slice();
+  checkContentKept(scanner, text, value);
   const details = scanner.log.details();
   const warnings = scanner.warnings.slice();
   if (escaped !== null) {
@@ -112,7 +116,23 @@ function conclude(scanner: Scanner, options: RepairOptions | undefined, escaped:
     // repair: a document escaped as a whole (`{\"a\": 1}`) is unescaped once before it is read
     details.unshift(repairDetail('unescaped_json_text', escaped.position, 1));
   }
-  return withSchema(roots.length === 1 ? roots[0] : roots.slice(), details, warnings, options);
+  return withSchema(value, details, warnings, options);
+}
+
+/**
+ * After a repair that can drop text, every word inside the JSON's span must be in the value
+ * (content-check.ts); when one is not, the loss is reported, at low confidence.
+ */
+function checkContentKept(scanner: Scanner, text: string, value: unknown): void {
+  const log = scanner.log;
+  if (scanner.firstRootAt < 0 || log.size === 0 || log.has('dropped_value_text')) return;
+  let drops = false;
+  for (const type of DROPPING_KINDS) if (log.has(type)) drops = true;
+  if (!drops) return;
+  const end = scanner.stack.length === 0 && scanner.rootClosePos >= scanner.firstRootAt ? scanner.rootClosePos : text.length;
+  const at = droppedWordAt(text, scanner.firstRootAt, end, value);
+  // repair: text inside the value's span that the reading left out is reported, never dropped silently
+  if (at >= 0) log.record('dropped_value_text', at);
 }
 
 function withSchema(

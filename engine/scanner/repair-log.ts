@@ -60,6 +60,11 @@ export class RepairLog {
     if (lowered[k] !== 'low') lowered[k] = confidence;
   }
 
+  /** Whether a repair of this type was made. */
+  has(type: RepairType): boolean {
+    return this.counts !== null && this.counts[INDEX.get(type)!]! > 0;
+  }
+
   /** Whether a repair of a kind whose confidence is low (a guess) was made. */
   hasGuess(): boolean {
     for (const k of this.order) if (REPAIR_KINDS[TYPES[k]!].confidence === 'low') return true;

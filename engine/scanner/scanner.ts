@@ -75,6 +75,8 @@ export class Scanner {
   rootCommaPos = -1;
   /** Input offset of the closer that completed the last root container. */
   rootClosePos = -1;
+  /** Input offset of the first root container's opening bracket (-1: none yet). */
+  firstRootAt = -1;
   /** The last value emitted was a string and a `+` followed it: the next string is appended. */
   concat = false;
   lastWasString = false;
@@ -379,8 +381,10 @@ export class Scanner {
     }
     const container: Record<string, unknown> | unknown[] = isArray ? [] : {};
     const top = this.stack[this.stack.length - 1];
-    if (top === undefined) this.addRoot(container);
-    else if (top.isArray) (top.container as unknown[]).push(container);
+    if (top === undefined) {
+      if (this.firstRootAt < 0) this.firstRootAt = this.at(i);
+      this.addRoot(container);
+    } else if (top.isArray) (top.container as unknown[]).push(container);
     else {
       setMember(top.container as Record<string, unknown>, top.key!, container);
       top.lastKey = top.key!;

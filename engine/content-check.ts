@@ -1,0 +1,102 @@
+// The check that no repair silently drops a value's content: every word written inside the JSON's
+// span (from its first bracket to the closer of its last root, or the end of a truncated reply) must
+// be found in the repaired value's names and strings. What a reader expects gone is not counted:
+// comments, a code block's language tag, the name of a wrapper call (`ObjectId(`, a JSONP callback),
+// literals the repair spells otherwise (`None`, `NaN`, `undefined`) and numbers (`1e3` is 1000).
+// repair.ts runs it only after the repairs that can drop text (DROPPING_KINDS), so plain and
+// lightly broken replies never pay for it.
+import type { RepairType } from './repair-kinds.js';
+
+export const DROPPING_KINDS: readonly RepairType[] = [
+  'removed_truncated_member', 'removed_markdown_fence', 'stripped_trailing_text', 'removed_invalid_character',
+  'removed_extra_closing_bracket', 'closed_mismatched_bracket', 'converted_array_to_object', 'quoted_bare_string',
+  'inserted_missing_colon',
+];
+
+const SPELLED_OTHERWISE = new Set(['true', 'false', 'null', 'True', 'False', 'None', 'NaN', 'nan', 'undefined',
+  'Infinity', 'inf', 'new', 'TRUE', 'FALSE', 'NULL']);
+
+/** A letter, digit or underscore, or a character past Latin-1's symbols outside general punctuation. */
+function isWordCode(c: number): boolean {
+  if (c < 0x80) return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+  return c >= 0xc0 && !(c >= 0x2000 && c <= 0x206f) && c !== 0xfeff && c !== 0x3000;
+}
+
+/** Input offset of the first word in text[from, to) that the value does not hold, or -1. */
+export function droppedWordAt(text: string, from: number, to: number, value: unknown): number {
+  let words: Set<string> | null = null;
+  let joined: string | null = null;
+  let i = from;
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c) { // \ — an escape: its letter is not text
+      i += text.charCodeAt(i + 1) === 0x75 ? 6 : 2; // u
+      continue;
+    }
+    if (c === 0x2f && (text.charCodeAt(i + 1) === 0x2f || text.charCodeAt(i + 1) === 0x2a)) { // // /*
+      const end = text.charCodeAt(i + 1) === 0x2f ? text.indexOf('\n', i) : text.indexOf('*/', i + 2);
+      i = end < 0 ? to : end + 2;
+      continue;
+    }
+    if (c === 0x23 && !isWordCode(text.charCodeAt(i + 1))) { // # and a space: a comment
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? to : end + 1;
+      continue;
+    }
+    if (c === 0x60 && text.startsWith('```', i)) { // ``` and its language tag
+      i += 3;
+      while (i < to && (text.charCodeAt(i) === 0x60 || isWordCode(text.charCodeAt(i)))) i++;
+      continue;
+    }
+    if (!isWordCode(c)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < to && isWordCode(text.charCodeAt(i))) i++;
+    const first = text.charCodeAt(start);
+    if (first >= 0x30 && first <= 0x39) continue; // a number
+    const word = text.slice(start, i);
+    if (SPELLED_OTHERWISE.has(word)) continue;
+    let k = i;
+    while (k < to && text.charCodeAt(k) === 0x20) k++;
+    if (text.charCodeAt(k) === 0x28) continue; // ( — a wrapper's name
+    words ??= wordsOf(value);
+    if (words.has(word)) continue;
+    joined ??= [...words].join(' ');
+    if (joined.includes(word)) continue;
+    return start;
+  }
+  return -1;
+}
+
+/** The words of every name and string in the value (explicit stack: no recursion). */
+function wordsOf(root: unknown): Set<string> {
+  const out = new Set<string>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') addWords(out, v);
+    else if (v !== null && typeof v === 'object') {
+      if (Array.isArray(v)) for (let k = 0; k < v.length; k++) stack.push(v[k]);
+      else for (const key of Object.keys(v)) {
+        addWords(out, key);
+        stack.push((v as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return out;
+}
+
+function addWords(out: Set<string>, text: string): void {
+  let i = 0;
+  while (i < text.length) {
+    if (!isWordCode(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && isWordCode(text.charCodeAt(i))) i++;
+    out.add(text.slice(start, i));
+  }
+}
