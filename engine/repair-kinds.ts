@@ -65,6 +65,8 @@ export const REPAIR_KINDS = {
   removed_extra_field: { confidence: 'medium', category: 'schema' },
   injected_required_field: { confidence: 'medium', category: 'schema' },
   enum_coercion: { confidence: 'low', category: 'schema' },
+  // A member renamed to the one declared property its name matches ignoring case and word joins.
+  matched_field_name: { confidence: 'medium', category: 'schema' },
 } as const satisfies Record<string, RepairKind>;
 
 export type RepairType = keyof typeof REPAIR_KINDS;
