@@ -61,6 +61,10 @@ export const WARNING_CODES = {
     severity: 'medium', message: 'A field not declared by the schema was removed (strict mode).',
     suggestion: "Use mode 'lenient' to keep undeclared fields.",
   },
+  AMBIGUOUS_CANDIDATES: {
+    severity: 'medium', message: 'The reply holds several JSON values that fit the schema equally well; the first was taken.',
+    suggestion: 'Ask the model for one JSON value, or make the schema tell the values apart.',
+  },
   SCHEMA_WORK_LIMIT_REACHED: {
     severity: 'medium',
     message: 'The schema pass reached its work limit: from this field on, anyOf/oneOf branches were not tried for repairs (the result was still validated and matches the schema).',

@@ -60,6 +60,12 @@ export const REPAIR_KINDS = {
   unescaped_json_text: { confidence: 'medium', category: 'syntax' },
   // Syntax, medium: the text was a guess at the author's intent.
   quoted_bare_string: { confidence: 'medium', category: 'syntax' },
+  // Schema-aligned reading (align.ts): the text read as the root value the schema asks for (high when
+  // it is that value exactly, medium folded or taken whole), an enum member found in prose (low),
+  // one of several JSON values chosen because it fits (medium; low among equal fits).
+  read_text_as_value: { confidence: 'high', category: 'syntax' },
+  found_value_in_prose: { confidence: 'low', category: 'syntax' },
+  selected_candidate: { confidence: 'medium', category: 'syntax' },
   // Schema.
   type_coercion: { confidence: 'medium', category: 'schema' },
   removed_extra_field: { confidence: 'medium', category: 'schema' },

@@ -3,6 +3,7 @@
 // A number beyond double range (`1e999`) parses to Infinity, which no JSON can carry: such input
 // takes the repair path, where it is reported (replaced_nan). Only text with a three-digit
 // exponent can hold one, so other documents pay one regular-expression pass, not a walk.
+import { alignToSchema, passedOverValues } from './align.js';
 import { DROPPING_KINDS, droppedWordAt } from './content-check.js';
 import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
@@ -35,10 +36,10 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
     }
     if (parsed && EXPONENT_300.test(text) && hasNonFinite(value)) parsed = false;
   }
-  if (parsed) return withSchema(value, [], [], options);
+  if (parsed) return aligned(text, withSchema(value, [], [], options), options);
   const escaped = unescapeDocument(text);
   const read = escaped === null ? text : escaped.text;
-  return conclude(readReply(read), read, options, escaped);
+  return aligned(read, conclude(readReply(read), read, options, escaped), options);
 }
 
 /**
@@ -88,6 +89,17 @@ function hasNonFinite(root: unknown): boolean {
     }
   }
   return false;
+}
+
+/**
+ * With a schema, the first reading's answer unless it failed or passed over other JSON values:
+ * then the schema chooses among the readings of the reply (align.ts).
+ */
+function aligned(text: string, first: RepairResponse, options: RepairOptions | undefined): RepairResponse {
+  if (options?.schema === undefined || options.schema === null) return first;
+  if (first.success && first.metadata.confidence === 'high' && !passedOverValues(first)) return first;
+  if (!first.success && first.metadata.errors.some((e) => e.code === 'INVALID_REQUEST')) return first;
+  return alignToSchema(text, options.schema, options.mode ?? 'strict', first) ?? first;
 }
 
 /** Turns a finished scanner into the response. */

@@ -4,12 +4,15 @@
 // shares is the block's, not the text's (Python's textwrap.dedent). Nothing else is dropped.
 import type { Scanner } from './scanner.js';
 
-/** Length of the `"""` or ``` run opening a block at window index i (0 when none, -1 when the window ends too early). */
+/**
+ * Length of the `"""` or ``` run opening a block at window index i (0 when none). A run cut by the
+ * window's end is not waited for: a stream's states read it as the strings it starts as, and its
+ * finalize reads the whole reply as batch does.
+ */
 export function blockOpenerAt(s: Scanner, i: number, quote: number): number {
   const text = s.text;
   let j = i;
   while (j < text.length && text.charCodeAt(j) === quote) j++;
-  if (j === text.length && !s.final) return -1;
   return j - i >= 3 ? j - i : 0;
 }
 

@@ -75,8 +75,9 @@ export class Scanner {
   rootCommaPos = -1;
   /** Input offset of the closer that completed the last root container. */
   rootClosePos = -1;
-  /** Input offset of the first root container's opening bracket (-1: none yet). */
+  /** Input offsets of the first root container's opening bracket and of its closer (-1: none yet). */
   firstRootAt = -1;
+  firstRootEnd = -1;
   /** The last value emitted was a string and a `+` followed it: the next string is appended. */
   concat = false;
   lastWasString = false;
@@ -445,7 +446,10 @@ export class Scanner {
       this.log.record(atEnd ? 'removed_truncated_member' : 'removed_member_without_value', frame.keyPos);
     }
     this.phase = this.stack.length === 0 ? AFTER_ROOT : AFTER_VALUE;
-    if (this.stack.length === 0) this.rootClosePos = this.base + windowIndex;
+    if (this.stack.length === 0) {
+      this.rootClosePos = this.base + windowIndex;
+      if (this.firstRootEnd < 0) this.firstRootEnd = this.rootClosePos;
+    }
     this.lastWasString = false;
   }
 

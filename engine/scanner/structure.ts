@@ -27,7 +27,6 @@ export function expectValue(s: Scanner, c: number): boolean {
       return true;
     case 0x22: { // "
       const run = blockOpenerAt(s, i, c);
-      if (run < 0) return false;
       if (run > 0) return scanBlock(s, i, c, run, false) === true;
       startString(s, c, false, i);
       return true;
