@@ -22,8 +22,13 @@ function isWordCode(c: number): boolean {
   return c >= 0xc0 && !(c >= 0x2000 && c <= 0x206f) && c !== 0xfeff && c !== 0x3000;
 }
 
-/** Input offset of the first word in text[from, to) that the value does not hold, or -1. */
-export function droppedWordAt(text: string, from: number, to: number, value: unknown): number {
+/**
+ * Input offset of the first word in text[from, to) that the value does not hold, or -1. A member
+ * name at `danglingName` that starts a member (cut off by the end of the reply before its value: it
+ * has no value to keep) is not counted.
+ */
+export function droppedWordAt(text: string, from: number, to: number, value: unknown, danglingName = -1): number {
+  const nameEnd = danglingName < 0 || !startsMember(text, danglingName) ? -1 : nameEndAt(text, danglingName);
   let words: Set<string> | null = null;
   let joined: string | null = null;
   let i = from;
@@ -54,6 +59,7 @@ export function droppedWordAt(text: string, from: number, to: number, value: unk
     }
     const start = i;
     while (i < to && isWordCode(text.charCodeAt(i))) i++;
+    if (start >= danglingName && start < nameEnd) continue;
     const first = text.charCodeAt(start);
     if (first >= 0x30 && first <= 0x39) continue; // a number
     const word = text.slice(start, i);
@@ -68,6 +74,26 @@ export function droppedWordAt(text: string, from: number, to: number, value: unk
     return start;
   }
   return -1;
+}
+
+/** Whether a `,` or `{` comes before `at` (blanks aside): the name there starts a member. */
+function startsMember(text: string, at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && text.charCodeAt(k) <= 0x20) k--;
+  const c = text.charCodeAt(k);
+  return c === 0x2c || c === 0x7b; // , {
+}
+
+/** Where the member name starting at `at` ends: its closing quote, or the end of its word. */
+function nameEndAt(text: string, at: number): number {
+  const q = text.charCodeAt(at);
+  if (q === 0x22 || q === 0x27) { // " '
+    const end = text.indexOf(String.fromCharCode(q), at + 1);
+    return end < 0 ? text.length : end;
+  }
+  let k = at;
+  while (k < text.length && isWordCode(text.charCodeAt(k))) k++;
+  return k;
 }
 
 /** The words of every name and string in the value (explicit stack: no recursion). */

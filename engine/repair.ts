@@ -142,7 +142,7 @@ function checkContentKept(scanner: Scanner, text: string, value: unknown): void 
   for (const type of DROPPING_KINDS) if (log.has(type)) drops = true;
   if (!drops) return;
   const end = scanner.stack.length === 0 && scanner.rootClosePos >= scanner.firstRootAt ? scanner.rootClosePos : text.length;
-  const at = droppedWordAt(text, scanner.firstRootAt, end, value);
+  const at = droppedWordAt(text, scanner.firstRootAt, end, value, log.positionOf('removed_truncated_member'));
   // repair: text inside the value's span that the reading left out is reported, never dropped silently
   if (at >= 0) log.record('dropped_value_text', at);
 }

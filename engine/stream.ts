@@ -41,6 +41,8 @@ class Stream implements RepairStream {
   private whole = '';
   private total = 0;
   private finalized = false;
+  /** With a schema: the batch answer for the buffer as it was when the value was last complete (`partial`). */
+  private aligned: { total: number; value: unknown } | null = null;
 
   constructor(private readonly options: StreamOptions) {}
 
@@ -116,6 +118,7 @@ class Stream implements RepairStream {
         }
       }
     }
+    if (complete && this.options.schema !== undefined && this.options.schema !== null) partial = this.schemaValue();
     return {
       structurally_complete: complete,
       json_parseable: parseable,
@@ -129,6 +132,17 @@ class Stream implements RepairStream {
       expected_next: afterQuote !== null ? closedStringHints(s, afterQuote)
         : heldToken.length > 0 && !s.inString ? tokenHints(s) : expectedNext(s),
     };
+  }
+
+  /**
+   * The complete value repaired towards the schema: what finalize would answer (null when that is a
+   * failure), computed once per length of the buffer.
+   */
+  private schemaValue(): unknown {
+    if (this.aligned === null || this.aligned.total !== this.total) {
+      this.aligned = { total: this.total, value: repair(this.buffered(), this.options).repaired };
+    }
+    return this.aligned.value;
   }
 
   private buffered(): string {
