@@ -20,10 +20,12 @@ const EVERY_VALUE: ProsePolicy = { ...FIRST_READING, inlineFragmentsAreProse: fa
 const FENCED_BLOCK = /```[\w+.-]*[ \t]*\n([\s\S]*?)```/g;
 const RANK: Record<Confidence | 'n/a', number> = { high: 0, medium: 1, low: 2, 'n/a': 0 };
 
-/** Whether the first reading passed over other JSON values (a value in the prose it dropped). */
+/**
+ * Whether the first reading passed over other JSON values (prose it dropped holds one). A reading
+ * that wrapped several values into one array used them all.
+ */
 export function passedOverValues(response: RepairResponse): boolean {
   for (const d of response.metadata.syntax_repairs) {
-    if (d.type === 'wrapped_multiple_values') return true;
     if ((d.type === 'stripped_leading_text' || d.type === 'stripped_trailing_text') && d.confidence !== 'high') return true;
   }
   return false;
@@ -71,19 +73,33 @@ export function alignToSchema(text: string, schema: unknown, mode: Mode, first: 
     scored.push({ candidate, response, cost: liberties(response) });
   }
   if (scored.length === 0) return null;
-  let best = scored[0]!;
-  for (const s of scored) if (s.cost < best.cost) best = s;
-  const tied = scored.filter((s) => s.cost === best.cost && JSON.stringify(s.response.repaired) !== JSON.stringify(best.response.repaired));
-  // A first reading that fits and costs no more than any candidate stands.
-  if (first.success && liberties(first) <= best.cost && tied.length === 0) return null;
+  let cheapest = scored[0]!.cost;
+  for (const s of scored) if (s.cost < cheapest) cheapest = s.cost;
+  const firstCost = first.success ? liberties(first) : Infinity;
+  // A first reading that fits and costs less than every other stands.
+  if (firstCost < cheapest) return null;
+  const best = scored.find((s) => s.cost === cheapest)!;
+  const bestText = JSON.stringify(best.response.repaired);
+  const others = new Set<string>();
+  for (const s of scored) {
+    if (s.cost !== cheapest) continue;
+    const text = JSON.stringify(s.response.repaired);
+    if (text !== bestText) others.add(text);
+  }
+  if (firstCost === cheapest) {
+    const firstText = JSON.stringify(first.repaired);
+    if (firstText !== bestText) others.add(firstText);
+    // The first reading is the one fit: it stands as it was read.
+    if (others.size === 0) return null;
+  }
   const m = best.response.metadata;
   // repair: one of several JSON values in the reply chosen because it fits the schema; equal fits are never chosen silently
-  const chosen: RepairDetail = { ...repairDetail('selected_candidate', best.candidate.position, 1), confidence: tied.length > 0 ? 'low' : 'medium', safe: false };
+  const chosen: RepairDetail = { ...repairDetail('selected_candidate', best.candidate.position, 1), confidence: others.size > 0 ? 'low' : 'medium', safe: false };
   const syntax = [chosen, ...m.syntax_repairs];
   const warnings = m.warnings.slice();
-  if (tied.length > 0) {
+  if (others.size > 0) {
     warnings.push(makeWarning('AMBIGUOUS_CANDIDATES',
-      `The reply holds ${tied.length + 1} JSON values that fit the schema equally well; the first was taken.`,
+      `The reply holds ${others.size + 1} different JSON values that fit the schema equally well; the first of them was taken.`,
       { position: best.candidate.position }));
   }
   return successResponse(best.response.repaired, syntax, m.schema_repairs, warnings);

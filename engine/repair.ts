@@ -141,8 +141,13 @@ function checkContentKept(scanner: Scanner, text: string, value: unknown): void 
   let drops = false;
   for (const type of DROPPING_KINDS) if (log.has(type)) drops = true;
   if (!drops) return;
-  const end = scanner.stack.length === 0 && scanner.rootClosePos >= scanner.firstRootAt ? scanner.rootClosePos : text.length;
-  const at = droppedWordAt(text, scanner.firstRootAt, end, value, log.positionOf('removed_truncated_member'));
+  // Each root's own span: prose between roots (`</tool_call>`) is around the values, not in them.
+  const spans = scanner.rootSpans;
+  const dangling = log.positionOf('removed_truncated_member');
+  let at = -1;
+  for (let k = 0; k < spans.length && at < 0; k += 2) {
+    at = droppedWordAt(text, spans[k]!, k + 1 < spans.length ? spans[k + 1]! : text.length, value, dangling);
+  }
   // repair: text inside the value's span that the reading left out is reported, never dropped silently
   if (at >= 0) log.record('dropped_value_text', at);
 }

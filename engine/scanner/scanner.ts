@@ -78,6 +78,8 @@ export class Scanner {
   /** Input offsets of the first root container's opening bracket and of its closer (-1: none yet). */
   firstRootAt = -1;
   firstRootEnd = -1;
+  /** Input offsets where each root container opened and closed, in pairs (content-check.ts reads them). */
+  readonly rootSpans: number[] = [];
   /** The last value emitted was a string and a `+` followed it: the next string is appended. */
   concat = false;
   lastWasString = false;
@@ -384,6 +386,7 @@ export class Scanner {
     const top = this.stack[this.stack.length - 1];
     if (top === undefined) {
       if (this.firstRootAt < 0) this.firstRootAt = this.at(i);
+      this.rootSpans.push(this.at(i));
       this.addRoot(container);
     } else if (top.isArray) (top.container as unknown[]).push(container);
     else {
@@ -449,6 +452,7 @@ export class Scanner {
     if (this.stack.length === 0) {
       this.rootClosePos = this.base + windowIndex;
       if (this.firstRootEnd < 0) this.firstRootEnd = this.rootClosePos;
+      this.rootSpans.push(this.rootClosePos);
     }
     this.lastWasString = false;
   }

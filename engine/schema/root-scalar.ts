@@ -42,7 +42,7 @@ function unwrap(text: string): { text: string; exact: boolean } {
       }
     }
   }
-  if (t.endsWith('.') && !/\d\.$/.test(t)) t = t.slice(0, -1).trim();
+  if (t.endsWith('.')) t = t.slice(0, -1).trim();
   return { text: t, exact: t === before };
 }
 
@@ -62,10 +62,19 @@ export function readRootScalar(text: string, root: Effective): RootScalar | null
     const plain = parseJsonNumber(t);
     const n = plain ?? parseFormattedNumber(t);
     if (n !== undefined && (typeBitOf(n) & types) !== 0) return { value: n, confidence: plain !== undefined && exact ? 'high' : 'medium' };
+    // One number in the prose is the answer (`It costs about $1,200 in total`); several are not guessed.
+    const numbers = text.match(NUMBER_IN_PROSE);
+    if (numbers !== null && numbers.length === 1) {
+      const found = parseJsonNumber(numbers[0]!) ?? parseFormattedNumber(numbers[0]!);
+      if (found !== undefined && (typeBitOf(found) & types) !== 0) return { value: found, confidence: 'low' };
+    }
   }
   if ((types & T_BOOLEAN) !== 0) {
     const word = t.toLowerCase();
     if (word === 'true' || word === 'false') return { value: word === 'true', confidence: t === word && exact ? 'high' : 'medium' };
+    const named = namedIn(text, ['true', 'false'], false);
+    if (named.length === 1) return { value: named[0] === 'true', confidence: 'low' };
+    if (named.length > 1 && (types & T_STRING) === 0) return { value: undefined, confidence: 'low', several: named };
   }
   if ((types & T_STRING) !== 0) {
     // A quoted answer is the text inside its quotes; bare text is taken whole, as written.
@@ -87,42 +96,68 @@ function enumReading(whole: string, t: string, exact: boolean, root: Effective):
   for (const info of root.enums!) for (const m of info.members) if (typeof m === 'string') members.push(m);
   if (members.length === 0) return null;
   const allowed = (m: string): boolean => root.enums!.every((info) => info.has(m));
-  const candidates = members.filter(allowed);
+  const candidates = [...new Set(members.filter(allowed))];
   const direct = match(t, candidates);
   if (direct !== undefined) return { value: direct, confidence: exact && direct === t ? 'high' : 'medium' };
+  // The prose names members: one is the answer, several are a question for the caller.
+  const named = namedIn(whole, candidates);
   const head = HEAD.exec(t);
   if (head !== null) {
     const found = match(unwrap(head[1]!).text, candidates);
-    if (found !== undefined) return { value: found, confidence: 'medium' };
+    // `ONE: the first` is ONE; `ONE - is the answer, not TWO` names two.
+    if (found !== undefined && named.every((m) => m === found)) return { value: found, confidence: 'medium' };
   }
-  // The prose names members: one is the answer (low), several are a question for the caller.
-  const folded = foldText(whole);
-  const named = candidates.filter((m) => {
-    const f = foldText(m);
-    if (f.length === 0) return false;
-    let at = folded.indexOf(f);
-    while (at >= 0) {
-      if (!isWordCode(folded.charCodeAt(at - 1)) && !isWordCode(folded.charCodeAt(at + f.length))) return true;
-      at = folded.indexOf(f, at + 1);
-    }
-    return false;
-  });
   if (named.length === 1) return { value: named[0], confidence: 'low' };
   if (named.length > 1) return { value: undefined, confidence: 'low', several: named };
   return null;
 }
 
+// A number written in prose: a sign, a currency sign, digits with or without thousands separators.
+const NUMBER_IN_PROSE = /(?<![\w.])[-+]?[$€£¥]?\d+(?:,\d{3})*(?:\.\d+)?(?![\w])/g;
+
+/**
+ * The members the text names as words. A member written in its own case counts first: when only
+ * one is (`TWO is one of the answers`), it is the one meant; otherwise case and accents are folded.
+ * `caseTells` false: case says nothing (`true`/`false`, which models capitalize at will).
+ */
+function namedIn(text: string, members: readonly string[], caseTells = true): string[] {
+  if (caseTells) {
+    const exact = members.filter((m) => m.length > 0 && occursAsWord(text, m));
+    if (exact.length === 1) return exact;
+  }
+  const folded = foldText(text);
+  return members.filter((m) => {
+    const f = foldText(m);
+    return f.length > 0 && occursAsWord(folded, f);
+  });
+}
+
+function occursAsWord(text: string, word: string): boolean {
+  let at = text.indexOf(word);
+  while (at >= 0) {
+    if (!isWordCode(text.charCodeAt(at - 1)) && !isWordCode(text.charCodeAt(at + word.length))) return true;
+    at = text.indexOf(word, at + 1);
+  }
+  return false;
+}
+
 /** The one member `text` is, exactly or folded; undefined when none or several. */
 function match(text: string, members: readonly string[]): string | undefined {
   if (members.includes(text)) return text;
-  const f = foldText(text);
-  let found: string | undefined;
-  for (const m of members) {
-    if (foldText(m) !== f) continue;
-    if (found !== undefined && found !== m) return undefined;
-    found = m;
+  // Case and accents folded, then also spaces, `_`, `-` and `.` (`in progress` for `IN_PROGRESS`).
+  for (const fold of [foldText, (x: string) => foldText(x).replace(/[\s_.-]+/g, '')]) {
+    const f = fold(text);
+    let found: string | undefined;
+    let several = false;
+    for (const m of members) {
+      if (fold(m) !== f) continue;
+      if (found !== undefined && found !== m) several = true;
+      found = m;
+    }
+    if (several) return undefined;
+    if (found !== undefined) return found;
   }
-  return found;
+  return undefined;
 }
 
 function isWordCode(c: number): boolean {
