@@ -63,7 +63,7 @@ export function droppedWordAt(text: string, from: number, to: number, value: unk
     const first = text.charCodeAt(start);
     if (first >= 0x30 && first <= 0x39) continue; // a number
     const word = text.slice(start, i);
-    if (SPELLED_OTHERWISE.has(word)) continue;
+    if (SPELLED_OTHERWISE.has(word) || (endsText(text, i, to) && isLiteralPrefix(word))) continue;
     let k = i;
     while (k < to && text.charCodeAt(k) === 0x20) k++;
     if (text.charCodeAt(k) === 0x28) continue; // ( — a wrapper's name
@@ -76,12 +76,32 @@ export function droppedWordAt(text: string, from: number, to: number, value: unk
   return -1;
 }
 
-/** Whether a `,` or `{` comes before `at` (blanks aside): the name there starts a member. */
+/**
+ * Whether a `,` or `{` comes before `at` (blanks and block comments aside), or `at` starts a line:
+ * the name there starts a member.
+ */
 function startsMember(text: string, at: number): boolean {
   let k = at - 1;
-  while (k >= 0 && text.charCodeAt(k) <= 0x20) k--;
+  for (;;) {
+    while (k >= 0 && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k--;
+    if (k < 1 || text.charCodeAt(k) !== 0x2f || text.charCodeAt(k - 1) !== 0x2a) break; // a comment ends: */
+    const open = text.lastIndexOf('/*', k - 2);
+    if (open < 0) break;
+    k = open - 1;
+  }
   const c = text.charCodeAt(k);
-  return c === 0x2c || c === 0x7b; // , {
+  return c === 0x2c || c === 0x7b || c === 0x0a || c === 0x0d; // , { LF CR
+}
+
+/** Whether only blanks follow index i before `to`: a literal cut there (`Tru`) was completed. */
+function endsText(text: string, i: number, to: number): boolean {
+  while (i < to && text.charCodeAt(i) <= 0x20) i++;
+  return i >= to;
+}
+
+function isLiteralPrefix(word: string): boolean {
+  for (const literal of SPELLED_OTHERWISE) if (literal.startsWith(word)) return true;
+  return false;
 }
 
 /** Where the member name starting at `at` ends: its closing quote, or the end of its word. */
