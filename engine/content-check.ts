@@ -3,14 +3,14 @@
 // be found in the repaired value's names and strings. What a reader expects gone is not counted:
 // comments, a code block's language tag, the name of a wrapper call (`ObjectId(`, a JSONP callback),
 // literals the repair spells otherwise (`None`, `NaN`, `undefined`) and numbers (`1e3` is 1000).
-// repair.ts runs it only after the repairs that can drop text (DROPPING_KINDS), so plain and
-// lightly broken replies never pay for it.
+// repair.ts runs it only after the repairs that can drop text inside the JSON (DROPPING_KINDS, or
+// a reading stopped inside an open container), so plain and lightly broken replies, fenced ones
+// included, never pay for it.
 import type { RepairType } from './repair-kinds.js';
 
 export const DROPPING_KINDS: readonly RepairType[] = [
-  'removed_truncated_member', 'removed_markdown_fence', 'stripped_trailing_text', 'removed_invalid_character',
-  'removed_extra_closing_bracket', 'closed_mismatched_bracket', 'converted_array_to_object', 'quoted_bare_string',
-  'inserted_missing_colon',
+  'removed_truncated_member', 'removed_invalid_character', 'removed_extra_closing_bracket', 'closed_mismatched_bracket',
+  'converted_array_to_object', 'quoted_bare_string', 'inserted_missing_colon',
 ];
 
 const SPELLED_OTHERWISE = new Set(['true', 'false', 'null', 'True', 'False', 'None', 'NaN', 'nan', 'undefined',
@@ -24,11 +24,12 @@ function isWordCode(c: number): boolean {
 
 /**
  * Input offset of the first word in text[from, to) that the value does not hold, or -1. A member
- * name at `danglingName` that starts a member (cut off by the end of the reply before its value: it
- * has no value to keep) is not counted.
+ * name at `danglingName` that starts a member and ends the reply (cut off before its value: it has
+ * no value to keep) is not counted.
  */
 export function droppedWordAt(text: string, from: number, to: number, value: unknown, danglingName = -1): number {
-  const nameEnd = danglingName < 0 || !startsMember(text, danglingName) ? -1 : nameEndAt(text, danglingName);
+  let nameEnd = danglingName < 0 || !startsMember(text, danglingName) ? -1 : nameEndAt(text, danglingName);
+  if (nameEnd >= 0 && !/^["']?\s*:?\s*[-+]?$/.test(text.slice(nameEnd, nameEnd + 64))) nameEnd = -1; // not the reply's last words
   let words: Set<string> | null = null;
   let joined: string | null = null;
   let i = from;

@@ -138,7 +138,7 @@ function conclude(scanner: Scanner, text: string, options: RepairOptions | undef
 function checkContentKept(scanner: Scanner, text: string, value: unknown): void {
   const log = scanner.log;
   if (scanner.firstRootAt < 0 || log.size === 0 || log.has('dropped_value_text')) return;
-  let drops = false;
+  let drops = scanner.cutInside;
   for (const type of DROPPING_KINDS) if (log.has(type)) drops = true;
   if (!drops) return;
   // Each root's own span: prose between roots (`</tool_call>`) is around the values, not in them.

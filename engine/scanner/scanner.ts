@@ -78,6 +78,8 @@ export class Scanner {
   /** Input offsets of the first root container's opening bracket and of its closer (-1: none yet). */
   firstRootAt = -1;
   firstRootEnd = -1;
+  /** The reading stopped inside an open container (a closing fence there): text after it was not read. */
+  cutInside = false;
   /** Input offsets where each root container opened and closed, in pairs (content-check.ts reads them). */
   readonly rootSpans: number[] = [];
   /** The last value emitted was a string and a `+` followed it: the next string is appended. */

@@ -466,8 +466,10 @@ function fence(s: Scanner, i: number): boolean {
     return true;
   }
   if (!s.fenced) return s.skipFenceLine(i, true); // `{```json\n{...}` — an opening fence inside
-  // repair: the closing fence arrived before the JSON closed; the rest is not JSON
+  // repair: the closing fence arrived before the JSON closed; the rest is not JSON (words in it
+  // are checked against the value: content-check.ts)
   s.record('removed_markdown_fence', i);
+  s.cutInside = true;
   s.i = i + 3;
   s.phase = TRAILING;
   return true;
