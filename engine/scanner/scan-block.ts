@@ -2,6 +2,7 @@
 // ``` ````) where a member's value goes. Models write code and long text this way; a reader takes the
 // block as one string: the language tag is a label, not content, and the indentation every line
 // shares is the block's, not the text's (Python's textwrap.dedent). Nothing else is dropped.
+import { HOLD_BLOCK_QUOTE, HOLD_BLOCK_TICK } from './phases.js';
 import type { Scanner } from './scanner.js';
 
 /**
@@ -33,6 +34,8 @@ export function scanBlock(s: Scanner, i: number, quote: number, run: number, clo
   if (close < 0 && !s.final) {
     s.blockSearch = s.base + Math.max(bodyAt, text.length - 2);
     s.i = i;
+    // A long block waits aside for a piece that holds its delimiter (scanner.ts feed): it is not copied per piece.
+    s.heldKind = quote === 0x22 ? HOLD_BLOCK_QUOTE : HOLD_BLOCK_TICK;
     return false;
   }
   s.blockSearch = -1;
