@@ -97,7 +97,11 @@ function hasNonFinite(root: unknown): boolean {
  */
 function aligned(text: string, first: RepairResponse, options: RepairOptions | undefined): RepairResponse {
   if (options?.schema === undefined || options.schema === null) return first;
-  if (first.success && first.metadata.confidence === 'high' && !passedOverValues(first)) return first;
+  if (first.success && !passedOverValues(first)) {
+    // A container that validated needs no other reading; a scalar may read better from the text.
+    const value = first.repaired;
+    if (first.metadata.confidence === 'high' || (value !== null && typeof value === 'object')) return first;
+  }
   if (!first.success && first.metadata.errors.some((e) => e.code === 'INVALID_REQUEST')) return first;
   return alignToSchema(text, options.schema, options.mode ?? 'strict', first) ?? first;
 }
