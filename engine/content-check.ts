@@ -10,7 +10,7 @@ import type { RepairType } from './repair-kinds.js';
 
 export const DROPPING_KINDS: readonly RepairType[] = [
   'removed_truncated_member', 'removed_invalid_character', 'removed_extra_closing_bracket', 'closed_mismatched_bracket',
-  'converted_array_to_object', 'quoted_bare_string', 'inserted_missing_colon',
+  'converted_array_to_object', 'quoted_bare_string', 'inserted_missing_colon', 'removed_member_without_value',
 ];
 
 const SPELLED_OTHERWISE = new Set(['true', 'false', 'null', 'True', 'False', 'None', 'NaN', 'nan', 'undefined',
