@@ -150,7 +150,7 @@ function readValueAt(body: string, at: number): Candidate | null {
 }
 
 /** What a reading cost: each repair that was not certain, a low one twice. */
-function liberties(response: RepairResponse): number {
+export function liberties(response: RepairResponse): number {
   let cost = 0;
   for (const d of response.metadata.repairs_applied) {
     if (d.type === 'stripped_leading_text' || d.type === 'stripped_trailing_text' || d.type === 'removed_markdown_fence') continue;

@@ -3,13 +3,13 @@
 // A number beyond double range (`1e999`) parses to Infinity, which no JSON can carry: such input
 // takes the repair path, where it is reported (replaced_nan). Only text with a three-digit
 // exponent can hold one, so other documents pay one regular-expression pass, not a walk.
-import { alignToSchema, passedOverValues } from './align.js';
+import { alignToSchema, liberties, passedOverValues } from './align.js';
 import { DROPPING_KINDS, droppedWordAt } from './content-check.js';
 import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
 import { MAX_DEPTH } from './scanner/phases.js';
-import type { Scanner } from './scanner/scanner.js';
+import { FIRST_READING, type ProsePolicy, type Scanner } from './scanner/scanner.js';
 import { repairDetail } from './scanner/repair-log.js';
 import { applySchema } from './schema/index.js';
 import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './types.js';
@@ -39,7 +39,14 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
   if (parsed) return aligned(text, withSchema(value, [], [], options), options);
   const escaped = unescapeDocument(text);
   const read = escaped === null ? text : escaped.text;
-  return aligned(read, conclude(readReply(read), read, options, escaped), options);
+  let first = conclude(readReply(read), read, options, escaped);
+  if (first.success && options?.schema !== undefined && options.schema !== null && readItemsAsStrings(first)) {
+    // repair: with a schema, quotes inside array items read as text (`["He said "yes", then left"]`)
+    // when that reading fits too and takes fewer liberties
+    const again = conclude(readReply(read, STRING_ITEMS), read, options, escaped);
+    if (again.success && liberties(again) < liberties(first)) first = again;
+  }
+  return aligned(read, first, options);
 }
 
 /**
@@ -104,6 +111,19 @@ function aligned(text: string, first: RepairResponse, options: RepairOptions | u
   }
   if (!first.success && first.metadata.errors.some((e) => e.code === 'INVALID_REQUEST')) return first;
   return alignToSchema(text, options.schema, options.mode ?? 'strict', first) ?? first;
+}
+
+const STRING_ITEMS: ProsePolicy = { ...FIRST_READING, stringItems: true };
+
+/** The first reading doubted a quote and took a bare value: its array items may be strings with inner quotes. */
+function readItemsAsStrings(first: RepairResponse): boolean {
+  let quote = false;
+  let bare = false;
+  for (const d of first.metadata.syntax_repairs) {
+    if (d.type === 'escaped_inner_quote') quote = true;
+    else if (d.type === 'quoted_bare_string') bare = true;
+  }
+  return quote && bare;
 }
 
 /** Turns a finished scanner into the response. */

@@ -25,6 +25,12 @@ export interface ProsePolicy {
   readonly inlineFragmentsAreProse: boolean;
   /** Fragments ending a line of prose are prose (scan-prose.ts lineFragmentEnd). */
   readonly lineFragmentsAreProse: boolean;
+  /**
+   * Array items are strings (a schema says so): a quote followed by `,` and prose that runs on to
+   * the real closing quote is inside the item, as it is in an object's value (scan-string.ts
+   * quoteInsideValue). Off, `["a", b]` holds a bare element.
+   */
+  readonly stringItems?: boolean;
 }
 
 /** The first reading of a reply, and a stream's. */

@@ -134,3 +134,14 @@ t.test('streaming with a schema: finalize is batch, and partial is the schema-re
     t.same(stream.finalize(), repair(input, { schema: sch }));
   }
 });
+
+t.test('unescaped inner quotes in string items, where the schema says the items are strings', async (t) => {
+  const schema = { type: 'object', properties: { quotes: { type: 'array', items: { type: 'string' } } } };
+  const text = '{"quotes": ["He said "yes", then left", "She said "no""]}';
+  const r = repair(text, { schema });
+  t.same(r.repaired, { quotes: ['He said "yes", then left', 'She said "no"'] });
+  t.equal(r.metadata.confidence, 'medium');
+  t.ok(types(r).includes('escaped_inner_quote'));
+  // without a schema, `["a", b]` holds a bare element: today's reading stands
+  t.same(repair(text).repaired, { quotes: ['He said "yes', 'then left', 'She said "no"'] });
+});
