@@ -127,8 +127,7 @@ function candidates(text: string): Candidate[] {
       i = block[1];
       continue;
     }
-    const scanner = new Scanner(EVERY_VALUE, at);
-    scanner.feed(text.slice(at), true);
+    const scanner = readOneValue(text, at);
     if (scanner.roots.length === 0 || scanner.tooDeep) break;
     // What the scan made of the text after this value is not this value's reading.
     const syntax = scanner.log.details().filter((d) => d.type !== 'wrapped_multiple_values' && d.type !== 'stripped_trailing_text' &&
@@ -139,6 +138,21 @@ function candidates(text: string): Candidate[] {
   }
   out.sort((x, y) => x.position - y.position);
   return out;
+}
+
+/**
+ * A scanner that has read the value starting at `at`, fed in growing pieces until that value
+ * closed (or the text ended): a candidate costs its own length, not the rest of the reply.
+ */
+function readOneValue(text: string, at: number): Scanner {
+  const scanner = new Scanner(EVERY_VALUE, at);
+  let fed = at;
+  for (let step = 4096; fed < text.length && scanner.firstRootEnd < 0; step *= 2) {
+    const end = Math.min(text.length, fed + step);
+    scanner.feed(text.slice(fed, end), end === text.length);
+    fed = end;
+  }
+  return scanner;
 }
 
 function readValueAt(body: string, at: number): Candidate | null {

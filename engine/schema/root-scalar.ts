@@ -33,7 +33,8 @@ function unwrap(text: string): { text: string; exact: boolean } {
   const before = t;
   const fence = /^```[\w+.-]*[ \t]*\n?([\s\S]*?)\n?```$/.exec(t);
   if (fence !== null) t = fence[1]!.trim();
-  for (let again = true; again && t.length >= 2;) {
+  // A few layers at most (`**"TWO"**`): each costs a copy, so a run of thousands stays cheap.
+  for (let again = true, layers = 0; again && t.length >= 2 && layers < MAX_LAYERS; layers++) {
     again = false;
     for (const [open, close] of WRAPPERS) {
       if (t.length > open.length + close.length && t.startsWith(open) && t.endsWith(close)) {
@@ -46,6 +47,9 @@ function unwrap(text: string): { text: string; exact: boolean } {
   return { text: t, exact: t === before };
 }
 
+const MAX_LAYERS = 6;
+/** Prose longer than this is not searched for members: a scalar answer is short, and the search costs text × members. */
+const MAX_PROSE = 16_384;
 const WRAPPERS: ReadonlyArray<readonly [string, string]> = [['**', '**'], ['__', '__'], ['*', '*'], ['_', '_'], ['`', '`'],
   ['"', '"'], ["'", "'"], ['“', '”'], ['‘', '’'], ['«', '»']];
 
@@ -63,7 +67,7 @@ export function readRootScalar(text: string, root: Effective): RootScalar | null
     const n = plain ?? parseFormattedNumber(t);
     if (n !== undefined && (typeBitOf(n) & types) !== 0) return { value: n, confidence: plain !== undefined && exact ? 'high' : 'medium' };
     // One number in the prose is the answer (`It costs about $1,200 in total`); several are not guessed.
-    const numbers = text.match(NUMBER_IN_PROSE);
+    const numbers = text.length > MAX_PROSE ? null : text.match(NUMBER_IN_PROSE);
     if (numbers !== null && numbers.length === 1) {
       const found = parseJsonNumber(numbers[0]!) ?? parseFormattedNumber(numbers[0]!);
       if (found !== undefined && (typeBitOf(found) & types) !== 0) return { value: found, confidence: 'low' };
@@ -97,7 +101,7 @@ function enumReading(whole: string, t: string, exact: boolean, root: Effective):
   if (members.length === 0) return null;
   const allowed = (m: string): boolean => root.enums!.every((info) => info.has(m));
   const candidates = [...new Set(members.filter(allowed))];
-  const direct = match(t, candidates);
+  const direct = t.length > MAX_PROSE ? undefined : match(t, candidates);
   if (direct !== undefined) return { value: direct, confidence: exact && direct === t ? 'high' : 'medium' };
   // The prose names members: one is the answer, several are a question for the caller.
   const named = namedIn(whole, candidates);
@@ -121,6 +125,7 @@ const NUMBER_IN_PROSE = /(?<![\w.])[-+]?[$€£¥]?\d+(?:,\d{3})*(?:\.\d+)?(?![\
  * `caseTells` false: case says nothing (`true`/`false`, which models capitalize at will).
  */
 function namedIn(text: string, members: readonly string[], caseTells = true): string[] {
+  if (text.length > MAX_PROSE) return [];
   if (caseTells) {
     const exact = members.filter((m) => m.length > 0 && occursAsWord(text, m));
     if (exact.length === 1) return exact;
