@@ -1,4 +1,4 @@
-// A block of text used as a value: Python's `"""…"""` and a markdown code block (```` ```python …
+// A block of text used as a value: Python's `"""…"""` (or `'''…'''`) and a markdown code block (```` ```python …
 // ``` ````) where a member's value goes. Models write code and long text this way; a reader takes the
 // block as one string: the language tag is a label, not content, and the indentation every line
 // shares is the block's, not the text's (Python's textwrap.dedent). Nothing else is dropped.
@@ -35,7 +35,7 @@ export function scanBlock(s: Scanner, i: number, quote: number, run: number, clo
     s.blockSearch = s.base + Math.max(bodyAt, text.length - 2);
     s.i = i;
     // A long block waits aside for a piece that holds its delimiter (scanner.ts feed): it is not copied per piece.
-    s.heldKind = quote === 0x22 ? HOLD_BLOCK_QUOTE : HOLD_BLOCK_TICK;
+    s.heldKind = quote === 0x60 ? HOLD_BLOCK_TICK : HOLD_BLOCK_QUOTE;
     return false;
   }
   s.blockSearch = -1;

@@ -476,7 +476,7 @@ export function pieceCanEnd(kind: number, prev: number, piece: string): boolean 
         } else if (endsWord(c)) return true;
         break;
       case HOLD_BLOCK_QUOTE:
-        if (c === 0x22) return true; // "
+        if (c === 0x22 || c === 0x27) return true; // " '
         break;
       case HOLD_BLOCK_TICK:
         if (c === 0x60) return true; // `

@@ -25,13 +25,13 @@ export function expectValue(s: Scanner, c: number): boolean {
     case 0x5b: // [
       s.open(true, i);
       return true;
-    case 0x22: { // "
+    case 0x22: case 0x27: { // " ' — `"""…"""` and `'''…'''` are Python's block strings
       const run = blockOpenerAt(s, i, c);
       if (run > 0) return scanBlock(s, i, c, run, false) === true;
       startString(s, c, false, i);
       return true;
     }
-    case 0x27: case 0x201c: case 0x201d: case 0x2018: case 0x2019: // ' “ ” ‘ ’
+    case 0x201c: case 0x201d: case 0x2018: case 0x2019: // ' “ ” ‘ ’
       startString(s, c, false, i);
       return true;
     case 0x2c: { // ,
