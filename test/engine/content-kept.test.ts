@@ -14,6 +14,7 @@ t.test('a triple-quoted string or a code block as a value is one string', async 
     ['{"doc": """\n    First line.\n      Indented.\n    Last.\n"""}', { doc: 'First line.\n  Indented.\nLast.' }, 'medium', 'dedent'],
     ['{"a": """he said "hi" today"""}', { a: 'he said "hi" today' }, 'high', 'inner quotes kept'],
     ['["""one""", """two\nlines"""]', ['one', 'two\nlines'], 'high', 'array items'],
+    ["{'a': '''it's\n  fine'''}", { a: "it's\n  fine" }, 'high', "Python's other block quote"],
     ['```json\n{"code": ```sql\nSELECT 1\n```}\n```', { code: 'SELECT 1' }, 'medium', 'inside a fenced reply'],
     ['{"a": ```\n{"b": 1}\n```}', { a: '{"b": 1}' }, 'high', 'JSON text in a block stays text'],
   ];
