@@ -135,11 +135,13 @@ class Stream implements RepairStream {
   }
 
   /**
-   * The complete value repaired towards the schema: what finalize would answer (null when that is a
-   * failure), computed once per length of the buffer.
+   * The complete value repaired towards the schema: what finalize would answer for the buffer (null
+   * when that is a failure). Computed when the value completes, then again only once the buffer has
+   * doubled since: text after a complete value rarely changes the answer, and reading the buffer
+   * again on every push after it would make a long tail quadratic.
    */
   private schemaValue(): unknown {
-    if (this.aligned === null || this.aligned.total !== this.total) {
+    if (this.aligned === null || this.total >= 2 * this.aligned.total) {
       this.aligned = { total: this.total, value: repair(this.buffered(), this.options).repaired };
     }
     return this.aligned.value;
