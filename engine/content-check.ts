@@ -13,6 +13,7 @@ export const DROPPING_KINDS: readonly RepairType[] = [
   'converted_array_to_object', 'quoted_bare_string', 'inserted_missing_colon', 'removed_member_without_value',
 ];
 
+const MAX_LOOKUPS = 64;
 const SPELLED_OTHERWISE = new Set(['true', 'false', 'null', 'True', 'False', 'None', 'NaN', 'nan', 'undefined',
   'Infinity', 'inf', 'new', 'TRUE', 'FALSE', 'NULL']);
 
@@ -32,6 +33,9 @@ export function droppedWordAt(text: string, from: number, to: number, value: unk
   if (nameEnd >= 0 && !/^["']?\s*:?\s*[-+]?$/.test(text.slice(nameEnd, nameEnd + 64))) nameEnd = -1; // not the reply's last words
   let words: Set<string> | null = null;
   let joined: string | null = null;
+  // A word the value splits otherwise (`caf\u00e9`, `\times`) is looked for in all of its text, at
+  // most this many times: the check stays linear, and past the limit it vouches for nothing.
+  let lookups = MAX_LOOKUPS;
   let i = from;
   while (i < to) {
     const c = text.charCodeAt(i);
@@ -70,6 +74,7 @@ export function droppedWordAt(text: string, from: number, to: number, value: unk
     if (text.charCodeAt(k) === 0x28) continue; // ( — a wrapper's name
     words ??= wordsOf(value);
     if (words.has(word)) continue;
+    if (--lookups < 0) return -1;
     joined ??= [...words].join(' ');
     if (joined.includes(word)) continue;
     return start;
