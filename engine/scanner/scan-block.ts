@@ -14,7 +14,11 @@ export function blockOpenerAt(s: Scanner, i: number, quote: number): number {
   const text = s.text;
   let j = i;
   while (j < text.length && text.charCodeAt(j) === quote) j++;
-  return j - i >= 3 ? j - i : 0;
+  const run = j - i;
+  if (quote === 0x60) return run >= 3 ? run : 0;
+  // `"""` opens a block, `""""""` is an empty one; four or five quotes are stray quotes around an
+  // empty string (`{"key": """"}`), read as strings are.
+  return run === 3 || run >= 6 ? 3 : 0;
 }
 
 export const NOT_A_BLOCK = 2;
