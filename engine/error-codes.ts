@@ -66,6 +66,10 @@ export const WARNING_CODES = {
     message: 'The reply ends inside a string or a number (the model likely hit its output-token limit): that value was cut, and where it would have ended is unknown.',
     suggestion: 'Raise the model\'s output-token limit, or ask for a shorter reply.',
   },
+  AMBIGUOUS_CANDIDATES: {
+    severity: 'medium', message: 'The reply holds several JSON values that fit the schema equally well; the first was taken.',
+    suggestion: 'Ask the model for one JSON value, or make the schema tell the values apart.',
+  },
   SCHEMA_WORK_LIMIT_REACHED: {
     severity: 'medium',
     message: 'The schema pass reached its work limit: from this field on, anyOf/oneOf branches were not tried for repairs (the result was still validated and matches the schema).',

@@ -41,6 +41,8 @@ export const REPAIR_KINDS = {
   replaced_undefined: { confidence: 'high', category: 'syntax' },
   removed_extra_closing_bracket: { confidence: 'high', category: 'syntax' },
   concatenated_strings: { confidence: 'high', category: 'syntax' },
+  // A `"""…"""` string or a code block as a value: one string; medium when a tag or indentation was taken off.
+  converted_multiline_string: { confidence: 'high', category: 'syntax' },
   removed_ellipsis: { confidence: 'high', category: 'syntax' },
   removed_jsonp_wrapper: { confidence: 'high', category: 'syntax' },
   removed_function_wrapper: { confidence: 'high', category: 'syntax' },
@@ -48,6 +50,8 @@ export const REPAIR_KINDS = {
   removed_invalid_character: { confidence: 'medium', category: 'syntax' },
   // Syntax, low: input was dropped in the middle of the document, where the author's intent is unclear.
   removed_member_without_value: { confidence: 'low', category: 'syntax' },
+  // Words written inside the JSON are missing from the value (content-check.ts): never silent.
+  dropped_value_text: { confidence: 'low', category: 'syntax' },
   wrapped_multiple_values: { confidence: 'medium', category: 'syntax' },
   inserted_missing_opening_bracket: { confidence: 'medium', category: 'syntax' },
   closed_mismatched_bracket: { confidence: 'medium', category: 'syntax' },
@@ -56,11 +60,19 @@ export const REPAIR_KINDS = {
   unescaped_json_text: { confidence: 'medium', category: 'syntax' },
   // Syntax, medium: the text was a guess at the author's intent.
   quoted_bare_string: { confidence: 'medium', category: 'syntax' },
+  // Schema-aligned reading (align.ts): the text read as the root value the schema asks for (high when
+  // it is that value exactly, medium folded or taken whole), an enum member found in prose (low),
+  // one of several JSON values chosen because it fits (medium; low among equal fits).
+  read_text_as_value: { confidence: 'high', category: 'syntax' },
+  found_value_in_prose: { confidence: 'low', category: 'syntax' },
+  selected_candidate: { confidence: 'medium', category: 'syntax' },
   // Schema.
   type_coercion: { confidence: 'medium', category: 'schema' },
   removed_extra_field: { confidence: 'medium', category: 'schema' },
   injected_required_field: { confidence: 'medium', category: 'schema' },
   enum_coercion: { confidence: 'low', category: 'schema' },
+  // A member renamed to the one declared property its name matches ignoring case and word joins.
+  matched_field_name: { confidence: 'medium', category: 'schema' },
 } as const satisfies Record<string, RepairKind>;
 
 export type RepairType = keyof typeof REPAIR_KINDS;

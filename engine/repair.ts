@@ -5,11 +5,13 @@
 // comes before a letter (`"\frac{1}{2}"`): valid JSON, but its backslash is raw (scan-string.ts).
 // Only text with a three-digit exponent or such an escape can hold either, so other documents pay
 // one regular-expression pass, not a walk.
+import { alignToSchema, liberties, passedOverValues } from './align.js';
+import { DROPPING_KINDS, droppedWordAt } from './content-check.js';
 import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
 import { MAX_DEPTH } from './scanner/phases.js';
-import type { Scanner } from './scanner/scanner.js';
+import { FIRST_READING, type ProsePolicy, type Scanner } from './scanner/scanner.js';
 import { repairDetail } from './scanner/repair-log.js';
 import { applySchema } from './schema/index.js';
 import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './types.js';
@@ -36,9 +38,17 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
     }
     if (parsed && SUSPECT.test(text)) parsed = !(EXPONENT_300.test(text) && hasNonFinite(value)) && !hasRawBackslash(value);
   }
-  if (parsed) return withSchema(value, [], [], options);
+  if (parsed) return aligned(text, withSchema(value, [], [], options), options);
   const escaped = unescapeDocument(text);
-  return conclude(readReply(escaped === null ? text : escaped.text), options, escaped);
+  const read = escaped === null ? text : escaped.text;
+  let first = conclude(readReply(read), read, options, escaped);
+  if (first.success && options?.schema !== undefined && options.schema !== null && readItemsAsStrings(first)) {
+    // repair: with a schema, quotes inside array items read as text (`["He said "yes", then left"]`)
+    // when that reading fits too and takes fewer liberties
+    const again = conclude(readReply(read, STRING_ITEMS), read, options, escaped);
+    if (again.success && liberties(again) < liberties(first)) first = again;
+  }
+  return aligned(read, first, options);
 }
 
 /**
@@ -107,8 +117,36 @@ function hasNonFinite(root: unknown): boolean {
   return false;
 }
 
+/**
+ * With a schema, the first reading's answer unless it failed or passed over other JSON values:
+ * then the schema chooses among the readings of the reply (align.ts).
+ */
+function aligned(text: string, first: RepairResponse, options: RepairOptions | undefined): RepairResponse {
+  if (options?.schema === undefined || options.schema === null) return first;
+  if (first.success && !passedOverValues(first)) {
+    // A container that validated needs no other reading; a scalar may read better from the text.
+    const value = first.repaired;
+    if (first.metadata.confidence === 'high' || (value !== null && typeof value === 'object')) return first;
+  }
+  if (!first.success && first.metadata.errors.some((e) => e.code === 'INVALID_REQUEST')) return first;
+  return alignToSchema(text, options.schema, options.mode ?? 'strict', first) ?? first;
+}
+
+const STRING_ITEMS: ProsePolicy = { ...FIRST_READING, stringItems: true };
+
+/** The first reading doubted a quote and took a bare value: its array items may be strings with inner quotes. */
+function readItemsAsStrings(first: RepairResponse): boolean {
+  let quote = false;
+  let bare = false;
+  for (const d of first.metadata.syntax_repairs) {
+    if (d.type === 'escaped_inner_quote') quote = true;
+    else if (d.type === 'quoted_bare_string') bare = true;
+  }
+  return quote && bare;
+}
+
 /** Turns a finished scanner into the response. */
-function conclude(scanner: Scanner, options: RepairOptions | undefined, escaped: UnescapedDocument | null = null): RepairResponse {
+function conclude(scanner: Scanner, text: string, options: RepairOptions | undefined, escaped: UnescapedDocument | null = null): RepairResponse {
   if (scanner.tooDeep) {
     return failureResponse([
       makeError('UNRECOVERABLE_SYNTAX_ERROR', `The input nests deeper than ${MAX_DEPTH} levels.`),
@@ -122,6 +160,8 @@ function conclude(scanner: Scanner, options: RepairOptions | undefined, escaped:
       }),
     ]);
   }
+  const value = roots.length === 1 ? roots[0] : roots.slice();
+  checkContentKept(scanner, text, value);
   const details = scanner.log.details();
   const warnings = scanner.warnings.slice();
   if (escaped !== null) {
@@ -131,7 +171,28 @@ function conclude(scanner: Scanner, options: RepairOptions | undefined, escaped:
     // repair: a document escaped as a whole (`{\"a\": 1}`) is unescaped once before it is read
     details.unshift(repairDetail('unescaped_json_text', escaped.position, 1));
   }
-  return withSchema(roots.length === 1 ? roots[0] : roots.slice(), details, warnings, options);
+  return withSchema(value, details, warnings, options);
+}
+
+/**
+ * After a repair that can drop text, every word inside the JSON's span must be in the value
+ * (content-check.ts); when one is not, the loss is reported, at low confidence.
+ */
+function checkContentKept(scanner: Scanner, text: string, value: unknown): void {
+  const log = scanner.log;
+  if (scanner.firstRootAt < 0 || log.size === 0 || log.has('dropped_value_text')) return;
+  let drops = scanner.cutInside;
+  for (const type of DROPPING_KINDS) if (log.has(type)) drops = true;
+  if (!drops) return;
+  // Each root's own span: prose between roots (`</tool_call>`) is around the values, not in them.
+  const spans = scanner.rootSpans;
+  const dangling = log.positionOf('removed_truncated_member');
+  let at = -1;
+  for (let k = 0; k < spans.length && at < 0; k += 2) {
+    at = droppedWordAt(text, spans[k]!, k + 1 < spans.length ? spans[k + 1]! : text.length, value, dangling);
+  }
+  // repair: text inside the value's span that the reading left out is reported, never dropped silently
+  if (at >= 0) log.record('dropped_value_text', at);
 }
 
 function withSchema(

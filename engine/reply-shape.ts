@@ -10,11 +10,12 @@ import { FIRST_READING, type ProsePolicy, Scanner } from './scanner/scanner.js';
 
 /**
  * The reply read once, and again where its shape says the first reading missed the answer: the
- * scanner whose roots are the answer (repair.ts concludes from it).
+ * scanner whose roots are the answer (repair.ts concludes from it). `reading`: how the first pass
+ * reads (repair.ts reads string items as such when a schema asks for it).
  */
-export function readReply(input: string): Scanner {
+export function readReply(input: string, reading: ProsePolicy = FIRST_READING): Scanner {
   const fenceStart = fencedAnswerStart(input);
-  const first = scan(input, { ...FIRST_READING, proseUntil: fenceStart });
+  const first = scan(input, { ...reading, proseUntil: fenceStart });
   const reread = first.roots.length === 0 ? rereadWithoutRoot(first, input, fenceStart) : rereadPastLineFragment(first, input, fenceStart);
   return reread ?? first;
 }

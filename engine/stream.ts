@@ -53,6 +53,8 @@ class Stream implements RepairStream {
   private finalized = false;
   private readonly echo: boolean;
   private readonly preview: ProgressivePreview | null = null;
+  /** With a schema: the batch answer for the buffer as it was when the value was last complete (`partial`). */
+  private aligned: { total: number; value: unknown } | null = null;
 
   constructor(private readonly options: StreamOptions) {
     const mode = options.preview ?? 'complete';
@@ -148,6 +150,7 @@ class Stream implements RepairStream {
         }
       }
     }
+    if (complete && this.options.schema !== undefined && this.options.schema !== null) partial = this.schemaValue();
     const preview = this.preview;
     const state: StreamState = {
       structurally_complete: complete,
@@ -167,6 +170,19 @@ class Stream implements RepairStream {
       state.settled = preview.settled;
     }
     return state;
+  }
+
+  /**
+   * The complete value repaired towards the schema: what finalize would answer for the buffer (null
+   * when that is a failure). Computed when the value completes, then again only once the buffer has
+   * doubled since: text after a complete value rarely changes the answer, and reading the buffer
+   * again on every push after it would make a long tail quadratic.
+   */
+  private schemaValue(): unknown {
+    if (this.aligned === null || this.total >= 2 * this.aligned.total) {
+      this.aligned = { total: this.total, value: repair(this.buffered(), this.options).repaired };
+    }
+    return this.aligned.value;
   }
 
   private buffered(): string {

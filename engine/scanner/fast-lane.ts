@@ -346,7 +346,7 @@ function stringEndsAt(s: Scanner, top: Frame, codes: Uint16Array, j: number, quo
   // a quote after a blank: the next name or value, its comma missing (scan-string.ts endsString ends
   // the string there too; only two quotes side by side are left to it)
   if ((d === 0x22 || d === 0x27) && k > j) return true; // " '
-  return d === 0x2c && (top.isArray || proseRunsToQuote(s.text, k + 1, quote, s.final) === 0); // ,
+  return d === 0x2c && ((top.isArray && s.policy.stringItems !== true) || proseRunsToQuote(s.text, k + 1, quote, s.final) === 0); // ,
 }
 
 /**

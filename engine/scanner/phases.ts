@@ -22,6 +22,8 @@ export const HOLD_NONE = 0;
 export const HOLD_KEY = 1; // an unquoted member name (scan-word.ts scanKeyWord)
 export const HOLD_WORD = 2; // a number, literal or word value (scan-word.ts scanValueWord)
 export const HOLD_BARE = 3; // an unquoted value taken as text (scan-word.ts bareValue)
+export const HOLD_BLOCK_QUOTE = 4; // a `"""` or `'''` block before its closer (scan-block.ts)
+export const HOLD_BLOCK_TICK = 5; // a code block used as a value, before its closing ``` (scan-block.ts)
 
 /**
  * Deepest nesting accepted. JSON.stringify (and so every consumer of the result) recurses and

@@ -64,6 +64,17 @@ export class RepairLog {
     if (lowered[k] !== 'low') lowered[k] = confidence;
   }
 
+  /** Input offset of the first repair of this type (-1: none). */
+  positionOf(type: RepairType): number {
+    const k = INDEX.get(type)!;
+    return this.counts !== null && this.counts[k]! > 0 ? this.firstAt![k]! : -1;
+  }
+
+  /** Whether a repair of this type was made. */
+  has(type: RepairType): boolean {
+    return this.counts !== null && this.counts[INDEX.get(type)!]! > 0;
+  }
+
   /** Whether a repair of a kind whose confidence is low (a guess) was made. */
   hasGuess(): boolean {
     for (const k of this.order) if (REPAIR_KINDS[TYPES[k]!].confidence === 'low') return true;

@@ -319,11 +319,13 @@ function rawBackslash(text: string, e: number, code: number, final: boolean): nu
  * or `:` whose sequel is prose — a letter, then text without `:` brackets or backslashes that
  * reaches another quote followed by `,` `}` `]` or a line end, all on one line — is inside the
  * text. 1 when so, 0 when the quote may end the string (`"x", b: 2`, `"x", "b": 1`), -1 when the
- * line has not arrived. Arrays are left alone: `["a", b]` holds a bare element.
+ * line has not arrived. Arrays are left alone (`["a", b]` holds a bare element) unless the reading
+ * knows their items are strings (ProsePolicy.stringItems).
  */
 function quoteInsideValue(s: Scanner, text: string, j: number): number {
   const next = text.charCodeAt(j);
-  if ((next !== 0x2c && next !== 0x3a) || s.strIsKey || (s.stack.length > 0 && s.stack[s.stack.length - 1]!.isArray)) return 0; // , :
+  if ((next !== 0x2c && next !== 0x3a) || s.strIsKey) return 0; // , :
+  if (s.stack.length > 0 && s.stack[s.stack.length - 1]!.isArray && (next !== 0x2c || s.policy.stringItems !== true)) return 0;
   return proseRunsToQuote(text, j + 1, s.strClose, s.final);
 }
 

@@ -1,7 +1,7 @@
 // Unquoted tokens: numbers (with their malformed and truncated forms), literals (JSON, Python,
 // NaN/Infinity, undefined), and bare words taken as strings — keys or values.
 import { endsBareValue, endsWord, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
-import { AFTER_VALUE, COLON, HOLD_BARE, HOLD_KEY, HOLD_WORD, ROOT_START } from './phases.js';
+import { AFTER_VALUE, COLON, HOLD_BARE, HOLD_BLOCK_QUOTE, HOLD_BLOCK_TICK, HOLD_KEY, HOLD_WORD, ROOT_START } from './phases.js';
 import type { Scanner } from './scanner.js';
 
 const NOT_NUMBER = 0;
@@ -503,6 +503,12 @@ export function pieceCanEnd(kind: number, prev: number, piece: string): boolean 
           const next = k + 1 < len ? piece.charCodeAt(k + 1) : 0x2f;
           if (next === 0x2f || next === 0x2a) return true; // / *
         } else if (endsWord(c)) return true;
+        break;
+      case HOLD_BLOCK_QUOTE:
+        if (c === 0x22 || c === 0x27) return true; // " '
+        break;
+      case HOLD_BLOCK_TICK:
+        if (c === 0x60) return true; // `
         break;
       default: // HOLD_BARE
         if (endsBareValue(c)) return true;

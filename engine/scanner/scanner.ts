@@ -25,6 +25,12 @@ export interface ProsePolicy {
   readonly inlineFragmentsAreProse: boolean;
   /** Fragments ending a line of prose are prose (scan-prose.ts lineFragmentEnd). */
   readonly lineFragmentsAreProse: boolean;
+  /**
+   * Array items are strings (a schema says so): a quote followed by `,` and prose that runs on to
+   * the real closing quote is inside the item, as it is in an object's value (scan-string.ts
+   * quoteInsideValue). Off, `["a", b]` holds a bare element.
+   */
+  readonly stringItems?: boolean;
 }
 
 /** The first reading of a reply, and a stream's. */
@@ -75,6 +81,13 @@ export class Scanner {
   rootCommaPos = -1;
   /** Input offset of the closer that completed the last root container. */
   rootClosePos = -1;
+  /** Input offsets of the first root container's opening bracket and of its closer (-1: none yet). */
+  firstRootAt = -1;
+  firstRootEnd = -1;
+  /** The reading stopped inside an open container (a closing fence there): text after it was not read. */
+  cutInside = false;
+  /** Input offsets where each root container opened and closed, in pairs (content-check.ts reads them). */
+  readonly rootSpans: number[] = [];
   /** The last value emitted was a string and a `+` followed it: the next string is appended. */
   concat = false;
   lastWasString = false;
@@ -114,6 +127,8 @@ export class Scanner {
   readonly keyMemo: Array<Array<string | undefined> | undefined> = [];
   /** Input offset of the last control character reported inside a string. */
   controlSeen = -1;
+  /** Input offset where the search for an open block's closer resumes (scan-block.ts); -1 when no block is open. */
+  blockSearch = -1;
   /** What the held-back token waits for (phases.ts HOLD_*), set where its scan reached the window's end. */
   heldKind = HOLD_NONE;
   /** Pieces that arrived after a long held token and cannot end it: joined to the window when one can. */
@@ -399,8 +414,11 @@ export class Scanner {
     const container: Record<string, unknown> | unknown[] = isArray ? [] : {};
     const top = this.stack[this.stack.length - 1];
     if (this.sink !== null) this.sink.open(isArray, top === undefined || top.isArray ? undefined : top.key);
-    if (top === undefined) this.addRoot(container);
-    else if (top.isArray) (top.container as unknown[]).push(container);
+    if (top === undefined) {
+      if (this.firstRootAt < 0) this.firstRootAt = this.at(i);
+      this.rootSpans.push(this.at(i));
+      this.addRoot(container);
+    } else if (top.isArray) (top.container as unknown[]).push(container);
     else {
       setMember(top.container as Record<string, unknown>, top.key!, container);
       top.lastKey = top.key!;
@@ -463,7 +481,11 @@ export class Scanner {
       this.log.record(atEnd ? 'removed_truncated_member' : 'removed_member_without_value', frame.keyPos);
     }
     this.phase = this.stack.length === 0 ? AFTER_ROOT : AFTER_VALUE;
-    if (this.stack.length === 0) this.rootClosePos = this.base + windowIndex;
+    if (this.stack.length === 0) {
+      this.rootClosePos = this.base + windowIndex;
+      if (this.firstRootEnd < 0) this.firstRootEnd = this.rootClosePos;
+      this.rootSpans.push(this.rootClosePos);
+    }
     this.lastWasString = false;
   }
 

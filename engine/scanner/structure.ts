@@ -4,6 +4,7 @@
 import { holdsJsonValue, inlineFragmentEnd, proseNoteEnd } from './scan-prose.js';
 import { isQuote } from './char-codes.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE } from './phases.js';
+import { blockOpenerAt, NOT_A_BLOCK, scanBlock } from './scan-block.js';
 import { startString } from './scan-string.js';
 import { scanKeyWord, scanValueWord } from './scan-word.js';
 import type { Scanner } from './scanner.js';
@@ -24,7 +25,13 @@ export function expectValue(s: Scanner, c: number): boolean {
     case 0x5b: // [
       s.open(true, i);
       return true;
-    case 0x22: case 0x27: case 0x201c: case 0x201d: case 0x2018: case 0x2019: // " ' “ ” ‘ ’
+    case 0x22: case 0x27: { // " ' — `"""…"""` and `'''…'''` are Python's block strings
+      const run = blockOpenerAt(s, i, c);
+      if (run > 0) return scanBlock(s, i, c, run, false) === true;
+      startString(s, c, false, i);
+      return true;
+    }
+    case 0x201c: case 0x201d: case 0x2018: case 0x2019: // ' “ ” ‘ ’
       startString(s, c, false, i);
       return true;
     case 0x2c: { // ,
@@ -429,12 +436,42 @@ function skipEllipsis(s: Scanner, i: number): boolean {
   return true;
 }
 
-/** A backtick where a name or value starts: a fence, or a JavaScript template string (`text`). */
+/**
+ * A backtick where a name or value starts: a code block used as a value (scan-block.ts), a fence,
+ * or a JavaScript template string (`text`).
+ */
 function backtick(s: Scanner, i: number, isKey: boolean): boolean {
   const f = s.fenceAt(i);
+  if (!isKey && f > 0) {
+    const place = codeBlockPlace(s, i);
+    if (place < 0) return false;
+    if (place > 0) {
+      // Once the reply was fenced, a ``` with no other after it is that fence's close (a truncated reply).
+      const read = scanBlock(s, i, 0x60, blockOpenerAt(s, i, 0x60), s.fenced);
+      if (read !== NOT_A_BLOCK) return read;
+    }
+  }
   if (f !== 0) return fence(s, i);
   startString(s, 0x60, isKey, i);
   return true;
+}
+
+/**
+ * Whether the ``` at window index i where a value goes may open a code block that is the value (1),
+ * or is a fence around the JSON (0; -1: the window ends too early to say). A member's value
+ * (`"code": ```python`) is a block; an array's item is one only when its tag names another
+ * language than JSON (`[```json\n{…}` is the reply's own fence, opened inside a prefilled `[`).
+ */
+function codeBlockPlace(s: Scanner, i: number): number {
+  if (s.blockSearch >= 0) return 1;
+  const top = s.stack[s.stack.length - 1];
+  if (top === undefined) return 0;
+  if (!top.isArray) return 1;
+  const text = s.text;
+  const lineEnd = text.indexOf('\n', i + 3);
+  if (lineEnd < 0) return s.final ? 0 : -1;
+  const tag = text.slice(i + 3, lineEnd).trim();
+  return tag === '' || /^(json[c5]?|javascript|js)$/i.test(tag) ? 0 : 1;
 }
 
 /** A ``` inside the structure: the closing fence of a truncated reply, or stray. */
@@ -447,8 +484,10 @@ function fence(s: Scanner, i: number): boolean {
     return true;
   }
   if (!s.fenced) return s.skipFenceLine(i, true); // `{```json\n{...}` — an opening fence inside
-  // repair: the closing fence arrived before the JSON closed; the rest is not JSON
+  // repair: the closing fence arrived before the JSON closed; the rest is not JSON (words in it
+  // are checked against the value: content-check.ts)
   s.record('removed_markdown_fence', i);
+  s.cutInside = true;
   s.i = i + 3;
   s.phase = TRAILING;
   return true;

@@ -27,12 +27,19 @@ export function coerce(value: unknown, target: number): Coerced {
   if (result === NOT_COERCIBLE && (target & T_ARRAY) !== 0 && value !== null && !Array.isArray(value)) {
     result = [value];
   }
+  // A one-element array where its item is wanted (`"name": ["Ada"]`) becomes that item.
+  if (result === NOT_COERCIBLE && Array.isArray(value) && value.length === 1 && (target & T_ARRAY) === 0) {
+    const item: unknown = value[0];
+    if (item !== null && typeof item !== 'object') {
+      result = (typeBitOf(item) & target) !== 0 ? item : coerce(item, target);
+    } else if (item !== null && !Array.isArray(item) && (target & T_OBJECT) !== 0) result = item;
+  }
   return result;
 }
 
 function coerceString(text: string, target: number): Coerced {
   if ((target & (T_NUMBER | T_INTEGER)) !== 0) {
-    const n = parseJsonNumber(text);
+    const n = parseJsonNumber(text) ?? parseFormattedNumber(text);
     if (n !== undefined && (target & typeBitOf(n)) !== 0) return n;
   }
   if ((target & T_BOOLEAN) !== 0) {
@@ -56,6 +63,22 @@ export function parseJsonNumber(text: string): number | undefined {
   // Integers past 2^53 would silently lose digits (an id "12345678901234567890" is not 12345678901234567000).
   if (Number.isInteger(n) && !Number.isSafeInteger(n)) return undefined;
   return n;
+}
+
+// A number as people write it: a currency sign before it, commas between groups of three digits
+// (`$1,000.50`, `12,111`, `-€5`). `1,5` (a decimal comma) and `1,00` are not groups: not numbers.
+const FORMATTED_NUMBER = /^([-+]?)\s*([$€£¥]?)\s*(-?)((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)$/;
+
+/** The number in a string written with a currency sign or thousands separators, if it keeps every digit. */
+export function parseFormattedNumber(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (trimmed.length > 400) return undefined;
+  const match = FORMATTED_NUMBER.exec(trimmed);
+  if (match === null || (match[1] !== '' && match[3] !== '')) return undefined;
+  const digits = match[4]!;
+  if (match[2] === '' && digits.indexOf(',') < 0) return undefined; // neither sign nor separator: JSON's grammar decides
+  const negative = match[1] === '-' || match[3] === '-';
+  return parseJsonNumber((negative ? '-' : '') + digits.replace(/,/g, ''));
 }
 
 /** An object or array written as JSON text inside a string (a model that stringified a nested value). */

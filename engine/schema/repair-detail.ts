@@ -44,6 +44,14 @@ export function removed(sink: RepairSink, field: string, original: unknown, forb
   sink.warnings.push(warning);
 }
 
+/** A member renamed to the declared property its name matches once case and word joins are ignored (name-match.ts). */
+export function renamedMember(sink: RepairSink, field: string, original: string, repaired: string): void {
+  sink.repairs.push({
+    type: 'matched_field_name', confidence: REPAIR_KINDS.matched_field_name.confidence, safe: false, field,
+    original_value: original, repaired_value: repaired,
+  });
+}
+
 export function injected(sink: RepairSink, field: string, value: unknown): void {
   sink.repairs.push({
     type: 'injected_required_field', confidence: REPAIR_KINDS.injected_required_field.confidence, safe: true, field,

@@ -9,7 +9,8 @@ import type { Effective } from './effective.js';
 import { childPointer } from './json-pointer.js';
 import { typeFailure } from './explain-error.js';
 import { TRIAL_BUDGET_PER_VALUE, VALIDATION_BUDGET_PER_VALUE } from './limits.js';
-import { changed, removed, type RepairSink } from './repair-detail.js';
+import { changed, removed, renamedMember, type RepairSink } from './repair-detail.js';
+import { declaredNameFor } from './name-match.js';
 import { injectRequired } from './required-fields.js';
 import { KEEP, REMOVE_FORBIDDEN, undeclaredMemberFate, WALK_ADDITIONAL } from './strict-fields.js';
 import { typeBitOf } from './type-mask.js';
@@ -110,9 +111,22 @@ export function walk(
     const target = value;
     const names = Object.keys(target);
     pending.length = names.length;
+    let renamed = false;
     for (let i = 0; i < names.length; i++) {
-      const name = names[i]!;
+      let name = names[i]!;
       let child = model.member(e, name);
+      if (child === null) {
+        const declared = declaredNameFor(e, name, target);
+        if (declared !== undefined) {
+          // repair: `"First Name"` where the schema declares `first_name` — the one property it can mean
+          renamedMember(sink, childPointer(pointer, declared), name, declared);
+          setMember(target, declared, target[name]);
+          delete target[name];
+          names[i] = name = declared;
+          child = model.member(e, name);
+          renamed = true;
+        }
+      }
       if (child === null) {
         const fate = undeclaredMemberFate(e, name, env.mode);
         if (fate === WALK_ADDITIONAL) {
@@ -124,6 +138,7 @@ export function walk(
       }
       pending[i] = child;
     }
+    if (renamed) keepOrder(target, names);
     if (e.required !== null) injectRequired(model, e, target, pointer, sink, certain);
     // Pushed last-to-first so members are visited (and repairs listed) in document order.
     for (let i = names.length - 1; i >= 0; i--) {
@@ -140,3 +155,10 @@ export function walk(
 }
 
 export type Walk = typeof walk;
+
+/** Puts the members back in the order `names` gives (a renamed member was appended last). */
+function keepOrder(target: Record<string, unknown>, names: readonly string[]): void {
+  const values = names.map((name) => target[name]);
+  for (const name of names) delete target[name];
+  for (let i = 0; i < names.length; i++) if (values[i] !== undefined) setMember(target, names[i]!, values[i]);
+}

@@ -35,7 +35,7 @@ const rows: Row[] = [
   ['Results: [1]\n[2]\n[3]', [[1], [2], [3]], ['stripped_leading_text', 'wrapped_multiple_values'], 'medium'],
   ['The result: [1, 2]\nDone.', [1, 2], ['stripped_leading_text', 'stripped_trailing_text']],
   ['Answer: {"a": 1}\n[Note: values are estimates]', { a: 1 }, ['stripped_leading_text', 'stripped_trailing_text']],
-  ['Set the fields to {first, last}', {}, ['stripped_leading_text', 'quoted_unquoted_keys', 'removed_member_without_value'], 'low'],
+  ['Set the fields to {first, last}', {}, ['stripped_leading_text', 'quoted_unquoted_keys', 'removed_member_without_value', 'dropped_value_text'], 'low'],
   // The only JSON is a fragment with prose after it on its line: the rescan reads it as JSON.
   ['Here you go: {"a": 1} hope this helps!', { a: 1 }, ['stripped_leading_text', 'stripped_trailing_text']],
   // Prose with brackets of its own, then a fenced block: the block is the answer.
