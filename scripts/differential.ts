@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { families } from '../bench/engine/families.js';
 import { generateDocument, llmReply, malformDocument } from '../bench/engine/inputs.js';
-import { createRandom } from '../bench/lib/random.js';
+import { createRandom } from '../support/random.js';
 import * as ours from '../engine/index.js';
 
 const { values } = parseArgs({

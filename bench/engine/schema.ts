@@ -1,4 +1,4 @@
-// `npm run bench:schema`: what a JSON Schema adds to a repair (issue 3). The 1 KB language-model
+// `npm run bench:schema`: what a JSON Schema adds to a repair. The 1 KB language-model
 // reply of bench/engine/inputs.ts is repaired without a schema and with a cached one (target: under
 // 2x), then the schema pass alone is timed on a parsed value, and the first compile is measured
 // (cold: the first schema this process sees; warm: a new schema after that).
@@ -6,7 +6,7 @@
 import { repair } from '../../engine/index.js';
 import { applySchema, clearSchemaCache } from '../../engine/schema/index.js';
 import { formatDuration, formatNumber } from '../lib/format.js';
-import { firstDifference } from '../lib/json-equal.js';
+import { firstDifference } from '../../support/json-equal.js';
 import { printTable } from '../lib/table.js';
 import { measureInterleaved, median, type MeasureOptions } from '../lib/timing.js';
 import { llmReply } from './inputs.js';

@@ -4,7 +4,7 @@
 // Options: --seconds N (default 10), --connections N (default 50).
 import { parseArgs } from 'node:util';
 import { runLoad, type LoadStats } from '../lib/load.js';
-import { ECHO_MAIN, JSONMEND_MAIN, startServerProcess } from '../lib/server-process.js';
+import { ECHO_MAIN, JSONMEND_MAIN, startServerProcess } from '../../support/server-process.js';
 import { printTable } from '../lib/table.js';
 import { REPAIR_BODY } from './payload.js';
 

@@ -4,7 +4,7 @@
 // echoed (the spec's shape, so each answer carries the whole buffer), envelope with
 // `echo_buffer: false`, compact, and for reference each chunk as its own batch repair.
 // Bounded: a fixed number of sessions per run.
-import { JSONMEND_MAIN, startServerProcess, type ServerProcess } from '../lib/server-process.js';
+import { JSONMEND_MAIN, startServerProcess, type ServerProcess } from '../../support/server-process.js';
 import { makeDocument } from './document.js';
 import { KeepAliveClient } from './keep-alive-client.js';
 

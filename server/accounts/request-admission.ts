@@ -3,6 +3,7 @@
 // tier has used its monthly quota; the demo gets its per-IP hourly window. Limited answers carry
 // X-RateLimit-Limit / -Remaining / -Reset, refusals also Retry-After. Only in-memory state is read.
 import { makeError, makeWarning } from '../contracts/error-codes.js';
+import { TIERS } from '../config/tiers.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { AdmissionDecision, AdmissionHook } from '../http/admission-hook.js';
 import type { HeaderList } from '../http/response-writer.js';
@@ -20,7 +21,12 @@ export interface RequestAdmissionOptions {
 }
 
 const ADMITTED: AdmissionDecision = Object.freeze({ allowed: true, headers: null, warnings: null });
-const QUOTA_WARNINGS: readonly Warning[] = Object.freeze([Object.freeze(makeWarning('QUOTA_EXCEEDED'))]);
+// One frozen warning list per degraded rate of the tier table, its message naming the rate.
+const QUOTA_WARNINGS: ReadonlyMap<number, readonly Warning[]> = new Map(Object.values(TIERS)
+  .filter((tier) => tier.degradedPerMinute !== null)
+  .map((tier) => [tier.degradedPerMinute!, Object.freeze([Object.freeze(makeWarning('QUOTA_EXCEEDED',
+    `The monthly repair quota is used up; service is degraded to ${tier.degradedPerMinute} requests per minute, a tenth of the tier's rate.`))])]));
+const QUOTA_WARNING = Object.freeze([Object.freeze(makeWarning('QUOTA_EXCEEDED'))]);
 
 export class RequestAdmission implements AdmissionHook {
   // The demo is keyed by client IP; computing it costs a header read and an address decode.
@@ -47,7 +53,7 @@ export class RequestAdmission implements AdmissionHook {
   #admitKey(key: KeyRecord): AdmissionDecision {
     const d = this.#keyed.admit(key, this.#keyDecision);
     if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers
-    if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? QUOTA_WARNINGS : null };
+    if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? (QUOTA_WARNINGS.get(d.limit) ?? QUOTA_WARNING) : null };
     const rate = d.quotaExceeded ? `the degraded rate of ${d.limit} requests per minute (monthly quota used up)` : `${d.limit} requests per minute`;
     const who = key.accountId === key.id ? 'this key allows' : "this account's keys together allow";
     return refusal(makeError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: ${who} ${rate}. Retry in ${d.retryAfterSeconds} s.`), d);

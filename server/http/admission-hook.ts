@@ -1,6 +1,6 @@
 // The admission hook: after authentication and before the body is read, decide whether a request
 // may proceed. The accounts layer (rate limits, quotas, the demo's per-IP limit) plugs in here;
-// until then every request is admitted. Decisions are synchronous: the hot path never waits.
+// without it every request is admitted. Decisions are synchronous: the hot path never waits.
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { KeyRecord } from './authentication-hook.js';
 import type { HeaderList } from './response-writer.js';

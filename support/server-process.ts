@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Compiled, this file runs from dist/bench/lib/; under tap it runs from bench/lib/ as TypeScript.
-const DIST = fileURLToPath(import.meta.url).includes('/dist/') ? new URL('../../', import.meta.url) : new URL('../../dist/', import.meta.url);
+// Compiled, this file runs from dist/support/; under tap it runs from support/ as TypeScript.
+const DIST = fileURLToPath(import.meta.url).includes('/dist/') ? new URL('../', import.meta.url) : new URL('../dist/', import.meta.url);
 export const JSONMEND_MAIN = fileURLToPath(new URL('server/main.js', DIST));
 export const ECHO_MAIN = fileURLToPath(new URL('bench/http/echo-server.js', DIST));
 
