@@ -28,7 +28,7 @@ export class KeyAdmission {
     this.#quota = options.quota;
   }
 
-  /** Fills and returns `out` (reuse one object per request slot; nothing is allocated here). */
+  /** Fills and returns `out`, a new decision unless the caller passes one. */
   admit(record: KeyRecord, out: KeyAdmissionDecision = newKeyAdmissionDecision()): KeyAdmissionDecision {
     return this.#decide(record, out, true);
   }

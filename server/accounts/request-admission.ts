@@ -7,11 +7,11 @@ import { TIERS } from '../config/tiers.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { AdmissionDecision, AdmissionHook } from '../http/admission-hook.js';
 import type { HeaderList } from '../http/response-writer.js';
-import { newKeyAdmissionDecision, type KeyAdmission } from './key-admission.js';
+import type { KeyAdmission } from './key-admission.js';
 import { limitKeyForIp } from '../http/client-ip.js';
 import type { DemoRateLimiter } from './demo-limiter.js';
 import type { KeyRecord } from './key-store.js';
-import { newDecision, type RateLimitDecision } from './rate-limiter.js';
+import type { RateLimitDecision } from './rate-limiter.js';
 
 export interface RequestAdmissionOptions {
   keyed: KeyAdmission;
@@ -34,9 +34,6 @@ export class RequestAdmission implements AdmissionHook {
   readonly #keyed: KeyAdmission;
   readonly #demo: DemoRateLimiter;
   readonly #demoRoute: string;
-  // Filled and read synchronously inside admit(); only the header list outlives the call.
-  readonly #keyDecision = newKeyAdmissionDecision();
-  readonly #demoDecision = newDecision();
 
   constructor(options: RequestAdmissionOptions) {
     this.#keyed = options.keyed;
@@ -51,7 +48,7 @@ export class RequestAdmission implements AdmissionHook {
   }
 
   #admitKey(key: KeyRecord): AdmissionDecision {
-    const d = this.#keyed.admit(key, this.#keyDecision);
+    const d = this.#keyed.admit(key);
     if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers
     if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? (QUOTA_WARNINGS.get(d.limit) ?? QUOTA_WARNING) : null };
     const rate = d.quotaExceeded ? `the degraded rate of ${d.limit} requests per minute (monthly quota used up)` : `${d.limit} requests per minute`;
@@ -60,7 +57,7 @@ export class RequestAdmission implements AdmissionHook {
   }
 
   #admitDemo(clientIp: string): AdmissionDecision {
-    const d = this.#demo.check(limitKeyForIp(clientIp), this.#demoDecision);
+    const d = this.#demo.check(limitKeyForIp(clientIp));
     if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: null };
     const message = d.limit === 0
       ? 'The demo is turned off on this server; use an API key.'

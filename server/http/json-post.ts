@@ -43,13 +43,6 @@ export interface Cancellable {
 const DIGITS = /^[0-9]{1,15}$/;
 const INTERNAL = makeError('INTERNAL_ERROR');
 
-// Lets an async completion write inside res.cork() without a closure per request.
-let corkedRequest: PostRequest | null = null;
-let corkedAnswer: RouteAnswer | null = null;
-function writeCorked(): void {
-  corkedRequest!.writeNow(corkedAnswer!);
-}
-
 export class PostRequest {
   readonly time = Date.now();
   readonly #start = performance.now();
@@ -176,11 +169,7 @@ export class PostRequest {
 
   #answerLater(answer: RouteAnswer): void {
     if (this.#aborted) return;
-    corkedRequest = this;
-    corkedAnswer = answer;
-    this.res.cork(writeCorked);
-    corkedRequest = null;
-    corkedAnswer = null;
+    this.res.cork(() => this.#write(answer));
   }
 
   /**
@@ -190,10 +179,6 @@ export class PostRequest {
    */
   answerError(error: RepairError, sample: BodySample | null, retryAfterSeconds: number): void {
     this.#write(errorAnswer(this.ctx, this.route, error, sample, retryAfterSeconds));
-  }
-
-  writeNow(answer: RouteAnswer): void {
-    this.#write(answer);
   }
 
   #write(answer: RouteAnswer): void {
