@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { runBench } from './suite/bench-run.js';
 import { stopLoad } from './lib/load.js';
-import { installCleanup, stopAll } from './lib/server-process.js';
+import { installCleanup, stopAll } from '../support/server-process.js';
 import { renderNotes, renderRows } from './suite/report.js';
 import { loadResults, renderComparison, saveResults } from './suite/results.js';
 import { renderSoak, runSoak } from './soak/run.js';

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { classifyDifference } from '../bench/engine/peer-differences.js';
 import { loadPeerTables, PEER_CASES_DIR, type Ours } from '../bench/engine/peer-tables.js';
-import { jsonEqual } from '../bench/lib/json-equal.js';
+import { jsonEqual } from '../support/json-equal.js';
 import { printTable } from '../bench/lib/table.js';
 import { repair } from '../engine/index.js';
 

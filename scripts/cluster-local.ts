@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { JSONMEND_MAIN, startServerProcess, type ServerProcess } from '../bench/lib/server-process.js';
+import { JSONMEND_MAIN, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { startHaproxy } from '../test/helpers/haproxy.js';
 import { freePort, startPostgres } from '../test/helpers/postgres-server.js';
 import { startRedis } from '../test/helpers/redis-server.js';

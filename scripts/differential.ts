@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { families } from '../bench/engine/families.js';
 import { PEER_CASES_DIR } from '../bench/engine/peer-tables.js';
 import { generateDocument, llmReply, malformDocument } from '../bench/engine/inputs.js';
-import { createRandom } from '../bench/lib/random.js';
+import { createRandom } from '../support/random.js';
 import * as ours from '../engine/index.js';
 
 const { values } = parseArgs({

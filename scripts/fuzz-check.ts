@@ -1,7 +1,7 @@
 // What a fuzzed repair must satisfy, and how repair time scales with input size. Used by
 // test/hardening/engine-fuzz.test.ts, test/engine/properties.test.ts and scripts/fuzz.ts; each check returns a reason or null.
-import { firstDifference } from '../bench/lib/json-equal.js';
-import { createRandom } from '../bench/lib/random.js';
+import { firstDifference } from '../support/json-equal.js';
+import { createRandom } from '../support/random.js';
 import { repair } from '../engine/index.js';
 import type { RepairResponse } from '../engine/index.js';
 import type { FuzzFamily } from './fuzz-families.js';

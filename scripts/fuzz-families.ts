@@ -1,9 +1,9 @@
-// Input families for fuzzing the engine (issue 8). Each builds a text of about `bytes` UTF-16 code
+// Input families for fuzzing the engine. Each builds a text of about `bytes` UTF-16 code
 // units from a seeded random source, so one seed gives the same text on every run and a family can
 // be grown 8x to check that repair time grows linearly. Shared by test/hardening/engine-fuzz.test.ts
 // (small sizes, fixed seed) and scripts/fuzz.ts (larger budgets, timing).
 import { MalformedEmitter } from '../bench/engine/emit-malformed.js';
-import type { Random } from '../bench/lib/random.js';
+import type { Random } from '../support/random.js';
 
 export interface FuzzFamily {
   readonly name: string;

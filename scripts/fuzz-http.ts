@@ -3,8 +3,8 @@
 // /health must answer after every batch and every answer must be JSON with a registered code.
 import { connect } from 'node:net';
 import { ERROR_CODES } from '../server/contracts/error-codes.js';
-import type { Random } from '../bench/lib/random.js';
-import { generateKey, startJsonmend } from '../bench/lib/server-process.js';
+import type { Random } from '../support/random.js';
+import { generateKey, startJsonmend } from '../support/server-process.js';
 
 export interface HttpFuzzReport {
   requests: number;

@@ -1,4 +1,4 @@
-// `npm run fuzz`: the longer fuzzing run the test suite samples (issue 8, item 2), for humans.
+// `npm run fuzz`: the longer fuzzing run the test suite samples, for humans.
 //   engine properties per input family (scripts/fuzz-families.ts), a larger budget than the suite;
 //   repair time at 1x and 8x size per family (linear time);
 //   the slowest legitimate repairs at MAX_PAYLOAD_BYTES (what TASK_TIMEOUT_MS must exceed);
@@ -7,10 +7,10 @@
 // --http (add the HTTP run), --batches N (HTTP, default 40). Exit 1 when any check failed.
 import fc from 'fast-check';
 import { parseArgs } from 'node:util';
-import { createRandom } from '../bench/lib/random.js';
+import { createRandom } from '../support/random.js';
 import { renderTable } from '../bench/lib/table.js';
 import { runRepairTask } from '../server/batch/repair-task.js';
-import { installCleanup } from '../bench/lib/server-process.js';
+import { installCleanup } from '../support/server-process.js';
 import { brokenInputViolation, measureScaling, validInputViolation } from './fuzz-check.js';
 import { FAMILIES } from './fuzz-families.js';
 import { fuzzHttp } from './fuzz-http.js';

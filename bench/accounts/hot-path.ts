@@ -1,7 +1,7 @@
 // `node dist/bench/accounts/hot-path.js`: what the accounts layer adds to one keyed request on the
 // uWS thread, against the API_KEYS-only path (server/accounts/key-store.ts MemoryKeyStore.lookup), and
 // what its background work costs (metadata and usage flushes, the key-change probe). Real SQLite
-// file in a temp DATA_DIR; nothing is mocked. The HTTP figure of issue 5 (keyed small repairs,
+// file in a temp DATA_DIR; nothing is mocked. The HTTP figure (keyed small repairs,
 // store vs API_KEYS only, target within 10%) is bench/accounts/http.ts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

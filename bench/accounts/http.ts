@@ -1,7 +1,7 @@
 // `npm run bench:accounts` (second part): req/s of keyed small repairs over HTTP, the real server
 // with the accounts layer in place (SQLite in a temp DATA_DIR: cached key store, admission, usage
 // counting, metadata log, background flushes) against the same server with API_KEYS only
-// (api-keys-only-server.ts). Issue 5's target: within 10%. The key is `unlimited`, so no limit
+// (api-keys-only-server.ts). Target: within 10%. The key is `unlimited`, so no limit
 // refuses anything; rounds alternate the two servers to spread the shared machine's noise.
 // Besides req/s it reports the server's CPU per request, split into the uWS thread and all other
 // threads (the metadata writer's SQLite inserts show there), read from /proc per thread.
@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runLoad, type LoadSpec, type RequestSpec } from '../lib/load.js';
 import { startBenchRedis, type BenchRedis } from '../lib/redis-process.js';
-import { JSONMEND_MAIN, startServerProcess } from '../lib/server-process.js';
+import { JSONMEND_MAIN, startServerProcess } from '../../support/server-process.js';
 import { printTable } from '../lib/table.js';
 
 const { values } = parseArgs({

@@ -2,7 +2,7 @@
 // unquoted keys, single quotes, trailing commas, comments, missing commas and Python literals, each
 // with a given probability. Every spelling used here has exactly one reading, so a correct repair of
 // the text gives back the original value (the benchmark checks that before timing anything).
-import type { Random } from '../lib/random.js';
+import type { Random } from '../../support/random.js';
 
 export interface MalformedStyle {
   bareKeys: number;

@@ -1,4 +1,4 @@
-// The malformation families (issue 18): one ~1.5 MB document spelled valid and broken one way
+// The malformation families: one ~1.5 MB document spelled valid and broken one way
 // throughout — unquoted keys, single quotes, trailing commas, Python literals, line comments, block
 // comments, missing commas, a cut, and all the JavaScript habits at once — each repair timed against
 // JSON.parse on the valid document, all alternating in one process. Part of `npm run bench:engine`;
@@ -6,14 +6,14 @@
 import { fileURLToPath } from 'node:url';
 import { repair } from '../../engine/index.js';
 import { formatBytes, formatDuration, formatNumber } from '../lib/format.js';
-import { firstDifference } from '../lib/json-equal.js';
+import { firstDifference } from '../../support/json-equal.js';
 import { printTable } from '../lib/table.js';
 import { measureInterleaved, type MeasureOptions } from '../lib/timing.js';
 import { MalformedEmitter, type MalformedStyle } from './emit-malformed.js';
 import { generateDocument, SEED } from './inputs.js';
-import { createRandom } from '../lib/random.js';
+import { createRandom } from '../../support/random.js';
 
-/** Repair time over JSON.parse's on the valid document: the targets of issue 18. */
+/** Repair time over JSON.parse's on the valid document: the family target. */
 export const FAMILY_LIMIT = 2.5;
 export const VALID_LIMIT = 1.1;
 

@@ -1,7 +1,7 @@
 // Deterministic benchmark inputs: a ~1 MB document (valid and malformed spellings of the same value)
 // and a ~1 KB language-model reply. Each malformed input comes with the value a correct repair must
 // produce, so the benchmark can refuse to time a repair that gives the wrong answer.
-import { createRandom, type Random } from '../lib/random.js';
+import { createRandom, type Random } from '../../support/random.js';
 import { MalformedEmitter, type MalformedStyle } from './emit-malformed.js';
 
 export const SEED = 20_240_611;

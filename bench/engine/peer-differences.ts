@@ -1,7 +1,7 @@
 // Where jsonmend deliberately answers differently from a peer (docs/design.md, docs/peers.md).
 // Each entry recognises its own kind of case narrowly, from the input, the peer's answer and ours,
 // so that a disagreement it does not explain stays visible as a possible engine bug.
-import { jsonEqual } from '../lib/json-equal.js';
+import { jsonEqual } from '../../support/json-equal.js';
 import type { Ours, PeerExpectation } from './peer-tables.js';
 
 type Repaired = Extract<Ours, { success: true }>;

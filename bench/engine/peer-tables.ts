@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repair } from '../../engine/index.js';
-import { jsonEqual } from '../lib/json-equal.js';
+import { jsonEqual } from '../../support/json-equal.js';
 import { classifyDifference } from './peer-differences.js';
 
 // Compiled, this file runs from dist/bench/engine/; under tap it runs from bench/engine/ as TypeScript.

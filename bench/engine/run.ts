@@ -1,11 +1,11 @@
 // `npm run bench:engine`: our repair against JSON.parse and jsonrepair, side by side in one process,
-// on generated inputs (bench/engine/inputs.ts), checked against the targets of issue 2.
+// on generated inputs (bench/engine/inputs.ts), checked against its targets (docs/design.md).
 // Each input's repair is checked against the value it must produce, and a wrong value fails its
 // target: the speed of a wrong answer is not a figure.
 import { jsonrepair } from 'jsonrepair';
 import { repair } from '../../engine/index.js';
 import { formatBytes, formatDuration, formatNumber } from '../lib/format.js';
-import { firstDifference } from '../lib/json-equal.js';
+import { firstDifference } from '../../support/json-equal.js';
 import { printTable } from '../lib/table.js';
 import { measureInterleaved, megabytesPerSecond, type MeasureOptions } from '../lib/timing.js';
 import { FAMILY_LIMIT, measureFamilies, printFamilies, VALID_LIMIT } from './families.js';

@@ -15,7 +15,7 @@ import AjvModule from 'ajv';
 import { repair } from '../../engine/index.js';
 import { applySchema, clearSchemaCache } from '../../engine/schema/index.js';
 import { formatDuration, formatNumber } from '../lib/format.js';
-import { firstDifference } from '../lib/json-equal.js';
+import { firstDifference } from '../../support/json-equal.js';
 import { printTable } from '../lib/table.js';
 import { measureInterleaved, median, type MeasureOptions } from '../lib/timing.js';
 import { llmReply, SEED } from './inputs.js';

@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startBenchRedis } from '../lib/redis-process.js';
-import { JSONMEND_MAIN, startServerProcess } from '../lib/server-process.js';
+import { JSONMEND_MAIN, startServerProcess } from '../../support/server-process.js';
 import { printTable } from '../lib/table.js';
 
 const { values } = parseArgs({ options: { connections: { type: 'string', default: '16' } } });

@@ -4,7 +4,7 @@
 // every answer is classified from its body, because the envelope contract answers errors such as
 // SERVICE_UNAVAILABLE with HTTP 200: counting statuses would call a refusal a success.
 import { createRequire } from 'node:module';
-import type { ServerProcess } from './server-process.js';
+import type { ServerProcess } from '../../support/server-process.js';
 
 /** What an answer says: repaired, refused because the queue is full, or anything else. */
 export type Outcome = 'ok' | 'unavailable' | 'failed';

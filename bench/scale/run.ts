@@ -16,7 +16,7 @@ import { startRedis } from '../../test/helpers/redis-server.js';
 import { KeepAliveClient } from '../stream/keep-alive-client.js';
 import { REPAIR_BODY } from '../http/payload.js';
 import { runLoad, type LoadStats, type LoadTarget, type RequestSpec } from '../lib/load.js';
-import { cpuSecondsOf, JSONMEND_MAIN, startServerProcess, treeCpuSecondsOf, type ServerProcess } from '../lib/server-process.js';
+import { cpuSecondsOf, JSONMEND_MAIN, startServerProcess, treeCpuSecondsOf, type ServerProcess } from '../../support/server-process.js';
 import { printTable } from '../lib/table.js';
 
 const { values } = parseArgs({ options: {

@@ -1,12 +1,12 @@
-// Memory soak (issue 8, item 4): the real server under bounded mixed traffic (bench/soak/traffic.ts:
+// Memory soak: the real server under bounded mixed traffic (bench/soak/traffic.ts:
 // repairs of every kind, refusals, clients leaving mid-request, streaming sessions finalized and
 // abandoned), its RSS and main-thread heap sampled from /metrics, judged flat or not after warm-up.
 //   npm run bench:soak [-- --seconds 240 --clients 8 --without kind,kind]     (also `npm run bench -- --soak`)
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { createRandom } from '../lib/random.js';
+import { createRandom } from '../../support/random.js';
 import { renderTable } from '../lib/table.js';
-import { generateKey, installCleanup, startJsonmend, stopAll } from '../lib/server-process.js';
+import { generateKey, installCleanup, startJsonmend, stopAll } from '../../support/server-process.js';
 import { SoakClient, emptyTally, type TrafficTally } from './traffic.js';
 
 export interface SoakOptions {

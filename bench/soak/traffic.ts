@@ -3,7 +3,7 @@
 // simply abandoned (left for the server's TTL to free). Each client loops until told to stop.
 import { randomUUID } from 'node:crypto';
 import { MALFORMED_1KB, REPLY_SCHEMA, malformedDocument } from '../suite/bodies.js';
-import type { Random } from '../lib/random.js';
+import type { Random } from '../../support/random.js';
 
 export type Kind =
   | 'inline' | 'pool' | 'schema' | 'unique_schema' | 'demo' | 'refused' | 'left_mid_request'

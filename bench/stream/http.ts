@@ -5,7 +5,7 @@
 // `echo_buffer: false`, envelope with patch previews (`preview: "patch"`; target: server CPU per push
 // within 1.5x of `echo_buffer: false`), compact, and for reference each chunk as its own batch repair.
 // Bounded: a fixed number of sessions per run.
-import { JSONMEND_MAIN, startServerProcess, type ServerProcess } from '../lib/server-process.js';
+import { JSONMEND_MAIN, startServerProcess, type ServerProcess } from '../../support/server-process.js';
 import { makeDocument } from './document.js';
 import { KeepAliveClient } from './keep-alive-client.js';
 

@@ -5,7 +5,7 @@
 // tenant's session came through whole (docs/streaming.md "One tenant's load"). Default
 // TASK_TIMEOUT_MS. Bounded: one burst, then the server is stopped.
 import { parseArgs } from 'node:util';
-import { JSONMEND_MAIN, startServerProcess } from '../lib/server-process.js';
+import { JSONMEND_MAIN, startServerProcess } from '../../support/server-process.js';
 
 const { values } = parseArgs({ options: { sessions: { type: 'string', default: '14' }, mb: { type: 'string', default: '5' }, workers: { type: 'string', default: '1' } } });
 const sessions = Number(values.sessions);

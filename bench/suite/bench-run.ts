@@ -5,7 +5,7 @@
 import { cpus, loadavg } from 'node:os';
 import { runLoad, type LoadStats } from '../lib/load.js';
 import { overloadPlannedSeconds, runOverload, type OverloadTimes } from './overload.js';
-import { generateKey, startEcho, startJsonmend, type ServerProcess } from '../lib/server-process.js';
+import { generateKey, startEcho, startJsonmend, type ServerProcess } from '../../support/server-process.js';
 import { Progress, type Step } from './progress.js';
 import { gitState, machineAtStart, round2, type RunResults } from './results.js';
 import { measuredRow, unmeasuredRow, type Row } from './rows.js';

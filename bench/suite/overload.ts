@@ -10,7 +10,7 @@ import { formatBytes } from '../lib/format.js';
 import { malformedDocument } from './bodies.js';
 import { bearer, classifyEnvelope } from './answers.js';
 import { runLoad, type LoadStats, type Percentiles, type RequestSpec } from '../lib/load.js';
-import { startJsonmend } from '../lib/server-process.js';
+import { startJsonmend } from '../../support/server-process.js';
 import { measuredRow, type Row, type TargetResult } from './rows.js';
 import { envelopeRequest } from './scenarios.js';
 

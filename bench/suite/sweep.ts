@@ -7,7 +7,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { MALFORMED_1KB } from './bodies.js';
 import { boundBy, runLoad } from '../lib/load.js';
-import { generateKey, startJsonmend } from '../lib/server-process.js';
+import { generateKey, startJsonmend } from '../../support/server-process.js';
 import { Progress } from './progress.js';
 import { formatMs, formatRate } from './report.js';
 import { gitState, machineAtStart, RESULTS_DIR, round2, saveResults } from './results.js';

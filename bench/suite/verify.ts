@@ -1,7 +1,7 @@
 // Before a scenario is timed, one request is sent by hand and its answer checked against the value a
 // correct repair gives: a fast wrong answer is not a result. The streaming endpoints may be missing
 // (another part of the project adds them); a 404 there makes the row "unavailable", not a failure.
-import { firstDifference } from '../lib/json-equal.js';
+import { firstDifference } from '../../support/json-equal.js';
 import type { RequestSpec } from '../lib/load.js';
 import type { Scenario } from './scenarios.js';
 import { probeStream } from './stream-session.js';

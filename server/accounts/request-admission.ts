@@ -4,6 +4,7 @@
 // X-RateLimit-Limit / -Remaining / -Reset, refusals also Retry-After. In-memory state decides,
 // except where a shared limiter must hear from Redis first (a promise: shared-rate-limiter.ts, shared-demo-limiter.ts).
 import { makeError, makeWarning } from '../contracts/error-codes.js';
+import { TIERS } from '../config/tiers.js';
 import type { RepairError, Warning } from '../../engine/types.js';
 import type { AdmissionDecision, AdmissionHook } from '../http/admission-hook.js';
 import type { HeaderList } from '../http/response-writer.js';
@@ -21,7 +22,12 @@ export interface RequestAdmissionOptions {
 }
 
 const ADMITTED: AdmissionDecision = Object.freeze({ allowed: true, headers: null, warnings: null });
-const QUOTA_WARNINGS: readonly Warning[] = Object.freeze([Object.freeze(makeWarning('QUOTA_EXCEEDED'))]);
+// One frozen warning list per degraded rate of the tier table, its message naming the rate.
+const QUOTA_WARNINGS: ReadonlyMap<number, readonly Warning[]> = new Map(Object.values(TIERS)
+  .filter((tier) => tier.degradedPerMinute !== null)
+  .map((tier) => [tier.degradedPerMinute!, Object.freeze([Object.freeze(makeWarning('QUOTA_EXCEEDED',
+    `The monthly repair quota is used up; service is degraded to ${tier.degradedPerMinute} requests per minute, a tenth of the tier's rate.`))])]));
+const QUOTA_WARNING = Object.freeze([Object.freeze(makeWarning('QUOTA_EXCEEDED'))]);
 
 export class RequestAdmission implements AdmissionHook {
   // The demo is keyed by client IP; computing it costs a header read and an address decode.
@@ -59,7 +65,7 @@ export class RequestAdmission implements AdmissionHook {
 
 function keyAnswer(key: KeyRecord, d: KeyAdmissionDecision): AdmissionDecision {
   if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers
-  if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? QUOTA_WARNINGS : null };
+  if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? (QUOTA_WARNINGS.get(d.limit) ?? QUOTA_WARNING) : null };
   const rate = d.quotaExceeded ? `the degraded rate of ${d.limit} requests per minute (monthly quota used up)` : `${d.limit} requests per minute`;
   const who = key.accountId === key.id ? 'this key allows' : "this account's keys together allow";
   return refusal(makeError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: ${who} ${rate}. Retry in ${d.retryAfterSeconds} s.`), d);

@@ -1,6 +1,6 @@
 // Decides, on the HTTP thread, whether a small request that carries a schema may be repaired there
 // instead of in the pool. Validating a small value against a compiled schema costs microseconds; the
-// pool hop costs the HTTP thread more than that, and 50 concurrent schema requests used to overflow
+// pool hop costs the HTTP thread more than that, and 50 concurrent schema requests in the pool overflow
 // the default queue (docs/capacity.md). Compiling is the risk: a 13 KB schema with patterns took
 // 124 ms here, and the HTTP thread has no deadline. So the HTTP thread compiles a schema only when
 // a client repeats it and a worker has already measured its compile as cheap, and only within a

@@ -20,8 +20,8 @@ export const ERROR_CODES = {
   // Envelope contract (spec: Errors).
   INVALID_REQUEST: E.INVALID_REQUEST,
   PAYLOAD_TOO_LARGE: {
-    severity: 'critical', recoverable: false, message: 'Input is larger than the 5 MiB limit.',
-    suggestion: 'Send less than 5 MiB of UTF-8, or stream it in chunks.',
+    severity: 'critical', recoverable: false, message: 'Input is larger than the payload limit (MAX_PAYLOAD_BYTES).',
+    suggestion: 'Send less UTF-8 than the limit, or stream it in chunks.',
   },
   UNRECOVERABLE_SYNTAX_ERROR: E.UNRECOVERABLE_SYNTAX_ERROR,
   SCHEMA_VALIDATION_FAILED: E.SCHEMA_VALIDATION_FAILED,
@@ -32,7 +32,7 @@ export const ERROR_CODES = {
   },
   BUFFER_SIZE_EXCEEDED: {
     severity: 'critical', recoverable: false,
-    message: 'The session buffer would exceed 5 MiB; the session was terminated.',
+    message: 'The session buffer would exceed the payload limit (MAX_PAYLOAD_BYTES); the session was terminated.',
   },
   SERVICE_UNAVAILABLE: {
     severity: 'critical', recoverable: true, message: 'The server is at maximum capacity.',
@@ -65,7 +65,7 @@ export function makeError(code: ErrorCode, message?: string, extra?: ErrorExtra)
 export const WARNING_CODES = {
   ...ENGINE_WARNING_CODES,
   QUOTA_EXCEEDED: {
-    severity: 'medium', message: "The monthly repair quota is used up; service is degraded to a tenth of the tier's per-minute rate (free: 5 a minute).",
+    severity: 'medium', message: "The monthly repair quota is used up; service is degraded to a tenth of the tier's per-minute rate (X-RateLimit-Limit).",
     suggestion: 'Upgrade the tier or wait for the monthly reset.',
   },
 } as const satisfies Record<string, WarningEntry>;

@@ -29,7 +29,7 @@ const SCHEMA = {
   description: 'A JSON Schema (draft-07 or 2020-12, chosen by `$schema`), or null for none.',
   type: ['object', 'boolean', 'null'],
 };
-const DECODED = 'MAX_PAYLOAD_BYTES (5 MiB) of UTF-8 once decoded, however it is escaped in the body';
+const DECODED = 'MAX_PAYLOAD_BYTES (default 5 MiB) of UTF-8 once decoded, however it is escaped in the body';
 const INPUT = { type: 'string', description: `The text to repair: at most ${DECODED} (the body may be up to 6 × MAX_PAYLOAD_BYTES + 1 MiB).` };
 const UNKNOWN_REFUSED = 'Unknown fields are refused with INVALID_REQUEST.';
 
@@ -58,7 +58,7 @@ export const REQUEST_SCHEMAS = {
   }),
   EnvelopeStreamPushRequest: closedObject(['session_id', 'chunk'], {
     session_id: ENVELOPE_ID,
-    chunk: { type: 'string', description: `At most ${DECODED}; the session buffer is limited to 5 MiB too.` },
+    chunk: { type: 'string', description: `At most ${DECODED}; the session buffer is limited to MAX_PAYLOAD_BYTES too.` },
   }),
   CompactStreamPushRequest: closedObject(['sessionId', 'content'], { sessionId: COMPACT_ID, content: { type: 'string', description: `At most ${DECODED}.` } }),
   EnvelopeStreamFinalizeRequest: closedObject(['session_id'], { session_id: ENVELOPE_ID }),

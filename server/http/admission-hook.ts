@@ -1,6 +1,6 @@
 // The admission hook: after authentication and before the body is read, decide whether a request
 // may proceed. The accounts layer (rate limits, quotas, the demo's per-IP limit) plugs in here;
-// until then every request is admitted. Decisions are synchronous on the hot path; a decision that
+// without it every request is admitted. Decisions are synchronous on the hot path; a decision that
 // needs a shared store first (a node with no rate-limit lease in hand) comes as a promise, and the
 // body is read meanwhile.
 import type { RepairError, Warning } from '../../engine/types.js';

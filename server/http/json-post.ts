@@ -51,13 +51,6 @@ const INTERNAL = makeError('INTERNAL_ERROR');
 /** Answers that served nothing: a body that is no request (or too large), a server that could not take it. */
 const UNSERVED = new Set(['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR']);
 
-// Lets an async completion write inside res.cork() without a closure per request.
-let corkedRequest: PostRequest | null = null;
-let corkedAnswer: RouteAnswer | null = null;
-function writeCorked(): void {
-  corkedRequest!.writeNow(corkedAnswer!);
-}
-
 export class PostRequest {
   readonly time = Date.now();
   readonly #start = performance.now();
@@ -274,11 +267,7 @@ export class PostRequest {
 
   #answerLater(answer: RouteAnswer): void {
     if (this.#aborted) return;
-    corkedRequest = this;
-    corkedAnswer = answer;
-    this.res.cork(writeCorked);
-    corkedRequest = null;
-    corkedAnswer = null;
+    this.res.cork(() => this.#write(answer));
   }
 
   /**
@@ -288,10 +277,6 @@ export class PostRequest {
    */
   answerError(error: RepairError, sample: BodySample | null, retryAfterSeconds: number): void {
     this.#write(errorAnswer(this.ctx, this.route, error, sample, retryAfterSeconds));
-  }
-
-  writeNow(answer: RouteAnswer): void {
-    this.#write(answer);
   }
 
   #write(answer: RouteAnswer): void {

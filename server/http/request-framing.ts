@@ -19,30 +19,22 @@ import { observeNonRepair } from './simple-answer.js';
 /** Route name of these refusals in logs and metrics. */
 export const BAD_FRAMING_ROUTE = 'bad_framing';
 
-// One forEach walk per request, into module state: no closure or array per request.
-let lengthValue: string | null = null;
-let lengthsDiffer = false;
-let encodings = 0;
-let encodingOtherThanChunked = false;
-
-function visitHeader(key: string, value: string): void {
-  // uWS hands keys lower-cased and values trimmed of surrounding spaces and tabs.
-  if (key === 'content-length') {
-    if (lengthValue === null) lengthValue = value;
-    else if (value !== lengthValue) lengthsDiffer = true;
-  } else if (key === 'transfer-encoding') {
-    encodings++;
-    if (value !== 'chunked') encodingOtherThanChunked = true;
-  }
-}
-
 /** Why this request's framing is ambiguous, or null when it is not. Call inside the uWS handler. */
 export function framingProblem(req: HttpRequest): string | null {
-  lengthValue = null;
-  lengthsDiffer = false;
-  encodings = 0;
-  encodingOtherThanChunked = false;
-  req.forEach(visitHeader);
+  let lengthValue: string | null = null;
+  let lengthsDiffer = false;
+  let encodings = 0;
+  let encodingOtherThanChunked = false;
+  req.forEach((key, value) => {
+    // uWS hands keys lower-cased and values trimmed of surrounding spaces and tabs.
+    if (key === 'content-length') {
+      if (lengthValue === null) lengthValue = value;
+      else if (value !== lengthValue) lengthsDiffer = true;
+    } else if (key === 'transfer-encoding') {
+      encodings++;
+      if (value !== 'chunked') encodingOtherThanChunked = true;
+    }
+  });
   if (lengthsDiffer) return 'Content-Length is given more than once with different values.';
   if (encodings > 1) return 'Transfer-Encoding is given more than once.';
   if (encodingOtherThanChunked) return 'Transfer-Encoding must be exactly "chunked"; no other coding is accepted.';

@@ -82,16 +82,10 @@ function settleLost(call: StreamCall): void {
 
 function ignore(): void {}
 
-// A promise per waiting request without a closure per request: the executor is one shared function.
-let captured: ((answer: RouteAnswer) => void) | null = null;
-function capture(resolve: (answer: RouteAnswer) => void): void {
-  captured = resolve;
-}
 function waitFor(call: StreamCall): Promise<RouteAnswer> {
-  const promise = new Promise<RouteAnswer>(capture);
-  call.resolve = captured!;
-  captured = null;
-  return promise;
+  return new Promise<RouteAnswer>((resolve) => {
+    call.resolve = resolve;
+  });
 }
 
 /** One account may hold this share of MAX_SESSIONS (at least one), whatever its tier, so no single client takes them all. */

@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { compiledSchema } from '../../engine/schema/index.js';
 import { createStream, type RepairStream } from '../../engine/stream.js';
-import type { RepairResponse, StreamState } from '../../engine/types.js';
+import type { RepairResponse } from '../../engine/types.js';
 import { renderRepairSafely } from '../contracts/render.js';
 import { describeFault } from '../observe/request-record.js';
 import { applyTestHooks } from '../config/worker-test-hooks.js';
@@ -19,38 +19,21 @@ const { testHooks } = workerData as StreamWorkerData;
 const port = parentPort!;
 const streams = new Map<number, RepairStream>();
 
-// postMessage clones synchronously, so one reply object (and one of each answer shape) serves every
-// message without allocating.
-const reply: WorkerReply = {
-  id: 0, body: null, error: null, gone: false, errorCode: null, confidence: null, repairCounts: null, fault: null,
-};
-const envelopePush: { state: StreamState | null } = { state: null };
-const compactPush = {
-  sessionId: '', valid: false, partial: null as unknown, safeToEmit: false, bufferedBytes: 0, totalReceived: 0,
-  // Previews (docs/streaming.md "Preview modes"): undefined leaves the field out of the answer.
-  partialPatch: undefined as unknown, settled: undefined as string[] | undefined,
-};
-
-function send(id: number, body: string | null): void {
-  reply.id = id;
-  reply.body = body;
+// Every reply is a fresh object: a field left over from an earlier message (one that threw half-way)
+// can never reach the next one. One small object per message is nothing beside postMessage's clone.
+function send(id: number, body: string | null, extra: Partial<Omit<WorkerReply, 'id' | 'body'>> = {}): void {
+  const reply: WorkerReply = {
+    id, body, error: null, gone: false, errorCode: null, confidence: null, repairCounts: null, fault: null, ...extra,
+  };
   port.postMessage(reply);
-  reply.error = null;
-  reply.gone = false;
-  reply.errorCode = null;
-  reply.confidence = null;
-  reply.repairCounts = null;
-  reply.fault = null;
 }
 
 function sendFault(id: number, error: unknown): void {
-  reply.fault = describeFault(error);
-  send(id, null);
+  send(id, null, { fault: describeFault(error) });
 }
 
 function sendGone(id: number): void {
-  reply.gone = true;
-  send(id, null);
+  send(id, null, { gone: true });
 }
 
 function open(m: OpenMessage): void {
@@ -58,8 +41,7 @@ function open(m: OpenMessage): void {
     // Compiled now, so a bad schema fails `start` rather than `finalize`, and finalize finds it cached.
     const compiled = compiledSchema(m.schema);
     if (!compiled.ok) {
-      reply.error = compiled.error;
-      send(m.id, null);
+      send(m.id, null, { error: compiled.error });
       return;
     }
   }
@@ -74,23 +56,19 @@ function push(m: PushMessage): void {
   if (testHooks) applyTestHooks(Buffer.from(m.chunk));
   const state = stream.push(m.chunk);
   if (m.contract === 'envelope') {
-    envelopePush.state = state;
-    send(m.id, serializeEnvelopePush(envelopePush));
-    envelopePush.state = null;
+    send(m.id, serializeEnvelopePush({ state }));
     return;
   }
-  compactPush.sessionId = m.sessionId;
-  compactPush.valid = state.json_parseable;
-  compactPush.partial = state.partial;
-  compactPush.partialPatch = state.partial_patch;
-  compactPush.settled = state.settled;
-  compactPush.safeToEmit = state.safe_to_emit;
-  compactPush.bufferedBytes = m.bufferedBytes;
-  compactPush.totalReceived = m.totalReceived;
-  send(m.id, serializeCompactPush(compactPush));
-  compactPush.partial = null;
-  compactPush.partialPatch = undefined;
-  compactPush.settled = undefined;
+  send(m.id, serializeCompactPush({
+    sessionId: m.sessionId,
+    valid: state.json_parseable,
+    partial: state.partial,
+    partialPatch: state.partial_patch,
+    settled: state.settled,
+    safeToEmit: state.safe_to_emit,
+    bufferedBytes: m.bufferedBytes,
+    totalReceived: m.totalReceived,
+  }));
 }
 
 function finalize(m: FinalizeMessage): void {
@@ -100,10 +78,11 @@ function finalize(m: FinalizeMessage): void {
   const response: RepairResponse = stream.finalize();
   if (m.warnings !== null && m.warnings.length > 0) addWarnings(response, m.warnings);
   const rendered = renderRepairSafely(response, m.contract, null);
-  reply.errorCode = rendered.errorCode;
-  reply.confidence = response.success && rendered.errorCode === null ? response.metadata.confidence : null;
-  reply.repairCounts = countRepairs(response);
-  send(m.id, rendered.body);
+  send(m.id, rendered.body, {
+    errorCode: rendered.errorCode,
+    confidence: response.success && rendered.errorCode === null ? response.metadata.confidence : null,
+    repairCounts: countRepairs(response),
+  });
 }
 
 port.on('message', (m: ToWorker) => {

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of the public API, both contracts, served at GET /openapi.json. It is
 // built once at start from the schemas in openapi-schemas.ts; test/web/openapi.test.ts validates
 // real answers of a running server against it.
+import { TIERS } from '../config/tiers.js';
 import { VERSION } from '../config/version.js';
 import { SCHEMAS } from './openapi-schemas.js';
 
@@ -103,7 +104,7 @@ export const OPENAPI_DOCUMENT = {
     }, 'streamStart', 'streaming'),
     '/v1/repair/stream/push': post({
       summary: 'Push a chunk',
-      description: 'Appends a chunk and answers the streaming state. A buffer over 5 MiB terminates the session (BUFFER_SIZE_EXCEEDED). A chunk that would take the bytes all sessions buffer together past the server\'s budget (STREAM_BUFFER_BUDGET_BYTES) answers SERVICE_UNAVAILABLE (recoverable): nothing is added and the session carries on. Failures come in the batch failure shape of the contract.',
+      description: 'Appends a chunk and answers the streaming state. A buffer over MAX_PAYLOAD_BYTES terminates the session (BUFFER_SIZE_EXCEEDED). A chunk that would take the bytes all sessions buffer together past the server\'s budget (STREAM_BUFFER_BUDGET_BYTES) answers SERVICE_UNAVAILABLE (recoverable): nothing is added and the session carries on. Failures come in the batch failure shape of the contract.',
       request: ['EnvelopeStreamPushRequest', 'CompactStreamPushRequest'],
       ok: ['EnvelopeStreamPushResponse', 'CompactStreamPushResponse', 'EnvelopeRepairResponse', 'CompactFailure'],
       keyed: true,
@@ -120,7 +121,8 @@ export const OPENAPI_DOCUMENT = {
         operationId: 'usage',
         tags: ['account'],
         summary: "This month's repairs for the calling key's account",
-        description: "Months are UTC calendar months. Usage, quota and rate belong to the key's account: all keys of a console user share them (rotating a key resets nothing); an operator key is its own account. Past the quota, free, pro and scale are served at a tenth of their rate (free: 5 a minute) with the QUOTA_EXCEEDED warning. Asking does not count against the rate limit. A bad key gets INVALID_API_KEY in the envelope failure shape (CONTRACT=compact: the compact one).",
+        description: `Months are UTC calendar months. Usage, quota and rate belong to the key's account: all keys of a console user share them (rotating a key resets nothing); an operator key is its own account. Past the quota, free, pro and scale are served at a tenth of their rate (free: ${TIERS.free.degradedPerMinute} a minute) with the QUOTA_EXCEEDED warning. Asking does not count against the rate limit. A bad key gets INVALID_API_KEY in the envelope failure shape (CONTRACT=compact: the compact one)`,
+
         security: [{ bearerAuth: [] }],
         responses: {
           '200': { description: 'The usage report, or an INVALID_API_KEY failure.', headers: REQUEST_ID, content: json(oneOf('UsageReport', 'EnvelopeRepairResponse', 'CompactFailure')) },

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { MalformedEmitter, type MalformedStyle } from '../../bench/engine/emit-malformed.js';
-import { createRandom, type Random } from '../../bench/lib/random.js';
+import { createRandom, type Random } from '../../support/random.js';
 import { repair } from '../../engine/index.js';
 
 /** Strings as models write them: sometimes with a quote left unescaped, or a raw line break. */

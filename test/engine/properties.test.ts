@@ -1,12 +1,12 @@
-// Property tests of the engine's contract (issue 2, item 9), with a fixed seed so a failure reproduces.
+// Property tests of the engine's contract, with a fixed seed so a failure reproduces.
 // Every generated input goes through checkContract(): repair never throws; a success is a plain JSON
 // value that survives JSON.stringify/JSON.parse and whose repair report is well formed; a failure is
 // the spec's failure shape; and repairing the serialized result again changes nothing.
 import fc from 'fast-check';
 import t from 'tap';
 import { MalformedEmitter, type MalformedStyle } from '../../bench/engine/emit-malformed.js';
-import { firstDifference, jsonEqual } from '../../bench/lib/json-equal.js';
-import { createRandom } from '../../bench/lib/random.js';
+import { firstDifference, jsonEqual } from '../../support/json-equal.js';
+import { createRandom } from '../../support/random.js';
 import { REPAIR_KINDS, createStream, repair } from '../../engine/index.js';
 import type { Confidence, RepairResponse } from '../../engine/index.js';
 import { plainJsonDepth, SERIALIZABLE_DEPTH } from '../../scripts/fuzz-check.js';

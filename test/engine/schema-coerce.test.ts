@@ -1,4 +1,4 @@
-// Issue 3 item 2: type coercion, one type_coercion detail (medium, safe) per changed value.
+// Type coercion, one type_coercion detail (medium, safe) per changed value.
 import t from 'tap';
 import { applySchema } from '../../engine/schema/index.js';
 

@@ -1,4 +1,4 @@
-// Issue 3 items 1 and 7: drafts chosen by $schema, $ref/$defs/definitions, the bounded compile
+// Drafts chosen by $schema, $ref/$defs/definitions, the bounded compile
 // cache keyed by canonical text, and values that already conform left untouched.
 import t from 'tap';
 import { applySchema, clearSchemaCache, compiledSchema } from '../../engine/schema/index.js';

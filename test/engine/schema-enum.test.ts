@@ -1,4 +1,4 @@
-// Issue 3 item 5: an exact enum member passes; a unique case- and whitespace-insensitive match is
+// An exact enum member passes; a unique case- and whitespace-insensitive match is
 // an enum_coercion (low confidence, not safe); anything else fails.
 import t from 'tap';
 import { applySchema } from '../../engine/schema/index.js';

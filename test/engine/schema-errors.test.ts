@@ -1,4 +1,4 @@
-// Issue 3 items 6 and 1 (bad schemas): what a failure looks like — SCHEMA_VALIDATION_FAILED (high,
+// What a failure looks like — SCHEMA_VALIDATION_FAILED (high,
 // not recoverable), one sentence naming the field, the compact code where it is finer — and
 // INVALID_REQUEST with ajv's reason for a schema that does not compile.
 import t from 'tap';

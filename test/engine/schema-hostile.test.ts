@@ -1,4 +1,4 @@
-// Issue 3 item 8: hostile schemas get a clear error or a bounded amount of work, never a hang or a crash.
+// Hostile schemas get a clear error or a bounded amount of work, never a hang or a crash.
 import t from 'tap';
 import { applySchema, clearSchemaCache, schemaCacheSize } from '../../engine/schema/index.js';
 import { CACHE_MAX_ENTRIES, MAX_SCHEMA_DEPTH, MAX_SCHEMA_TEXT } from '../../engine/schema/limits.js';

@@ -1,4 +1,4 @@
-// Issue 3 item 3: strict mode removes undeclared members at every depth (removed_extra_field plus
+// Strict mode removes undeclared members at every depth (removed_extra_field plus
 // warning EXTRA_FIELD_REMOVED), unless the schema allows them; lenient keeps them.
 import t from 'tap';
 import { applySchema } from '../../engine/schema/index.js';

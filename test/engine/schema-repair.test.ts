@@ -1,4 +1,4 @@
-// Issue 3 through the engine's entry point: repair(text, { schema, mode }) combines syntax and
+// Schemas through the engine's entry point: repair(text, { schema, mode }) combines syntax and
 // schema repairs in one envelope RepairResponse.
 import t from 'tap';
 import { repair } from '../../engine/index.js';

@@ -1,4 +1,4 @@
-// Issue 3 item 4: a missing required member is injected only from the schema's const (or one-member
+// A missing required member is injected only from the schema's const (or one-member
 // enum) or default; otherwise the result fails with MISSING_REQUIRED_FIELD.
 import t from 'tap';
 import { applySchema } from '../../engine/schema/index.js';

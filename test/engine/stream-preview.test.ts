@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { MalformedEmitter, type MalformedStyle } from '../../bench/engine/emit-malformed.js';
-import { createRandom } from '../../bench/lib/random.js';
+import { createRandom } from '../../support/random.js';
 import { applyPatch } from '../../client/apply-patch.js';
 import { valueAt } from '../../engine/schema/json-pointer.js';
 import { createStream, repair, type PatchOperation, type StreamOptions, type StreamState } from '../../engine/index.js';

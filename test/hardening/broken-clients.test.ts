@@ -1,4 +1,4 @@
-// Broken clients (issue 8, item 3), over raw sockets: a Content-Length larger than the body, a
+// Broken clients, over raw sockets: a Content-Length larger than the body, a
 // disconnect while the repair runs and while the answer is being written, a client that pipelines
 // requests for large answers without reading any (backpressure), and a slow reader, which must get
 // every byte. After each: nothing in flight, nothing on stderr, /health fine.

@@ -1,4 +1,4 @@
-// Process-level failures (issue 8, item 5): SIGTERM in the middle of mixed load answers every
+// Process-level failures: SIGTERM in the middle of mixed load answers every
 // request sent before the signal; SIGKILL of the whole process loses at most the metadata batch in
 // flight, and the SQLite database in DATA_DIR opens intact (integrity_check) and serves on restart.
 // (Worker crashes mid-request: test/hardening/task-deadline.test.ts.)

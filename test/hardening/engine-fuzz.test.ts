@@ -1,9 +1,9 @@
-// Engine fuzzing by input family (issue 8, item 2a), beside test/engine/properties.test.ts (token
+// Engine fuzzing by input family, beside test/engine/properties.test.ts (token
 // soup, mutations, cuts): deep nesting, long strings, many keys, many repairs, random bytes read as
 // UTF-8. Fixed seed and a bounded budget here; `npm run fuzz` runs the same checks longer.
 import fc from 'fast-check';
 import t from 'tap';
-import { createRandom } from '../../bench/lib/random.js';
+import { createRandom } from '../../support/random.js';
 import { repair } from '../../engine/index.js';
 import { brokenInputViolation, measureScaling, prototypeTouched, validInputViolation } from '../../scripts/fuzz-check.js';
 import { FAMILIES } from '../../scripts/fuzz-families.js';

@@ -1,9 +1,9 @@
-// HTTP fuzzing against the real server (issue 8, item 2b): random bytes, broken UTF-8, wrong content
+// HTTP fuzzing against the real server: random bytes, broken UTF-8, wrong content
 // types, huge and deeply nested bodies, truncated and malformed requests over raw sockets. Every
 // answer must be JSON in the contract's shape with a registered code; /health must answer after
 // every batch; the process must not log an error or die. `npm run fuzz -- --http` runs more.
 import t from 'tap';
-import { createRandom } from '../../bench/lib/random.js';
+import { createRandom } from '../../support/random.js';
 import { startServer } from '../helpers/start-server.js';
 import { AUTH, KEY, type Assert, assertHealthy, assertJsonAnswer, errorCodeOf, postHead, rawExchange, unexpectedStderr } from './helpers.js';
 

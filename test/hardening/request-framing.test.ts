@@ -1,4 +1,4 @@
-// Request framing over raw sockets (issue 15, item 3). A body length two parties could read
+// Request framing over raw sockets. A body length two parties could read
 // differently (two Content-Length values, a Transfer-Encoding other than exactly `chunked`) is
 // refused with HTTP 400 and a closed connection, and a request smuggled behind it is never served.
 // What uWS drops before the application sees it is measured here as docs/reliability.md describes it.

@@ -1,4 +1,4 @@
-// Security properties (issue 8, item 6): keys compared in constant time and never logged; request
+// Security properties: keys compared in constant time and never logged; request
 // bodies never logged; no prototype pollution through inputs or schemas; JSON answers on every
 // route carry Content-Type: application/json and nosniff; errors never show a stack trace.
 import * as crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-// The per-task deadline and worker crashes (issue 8, items 1 and 5): a pool task that overruns
+// The per-task deadline and worker crashes: a pool task that overruns
 // TASK_TIMEOUT_MS is stopped, its worker replaced, and its request answered INTERNAL_ERROR under its
 // own X-Request-ID, while the other worker keeps serving; a worker killed mid-request likewise.
 // Test hooks (server/config/worker-test-hooks.ts) make a worker sleep or exit on a marker in the input.

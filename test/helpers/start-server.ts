@@ -1,7 +1,7 @@
 // Starts the real server (`node dist/server/main.js`, so run `npm run build` first) on a free
 // port of 127.0.0.1 and stops it when the test ends, whatever happens. The spawning itself is the
-// benches' (bench/lib/server-process.ts); tests add quieter defaults: LOG_LEVEL=warn, WORKERS=1.
-import { JSONMEND_MAIN, runToExit, startServerProcess, type ServerProcess } from '../../bench/lib/server-process.js';
+// benches' (support/server-process.ts); tests add quieter defaults: LOG_LEVEL=warn, WORKERS=1.
+import { JSONMEND_MAIN, runToExit, startServerProcess, type ServerProcess } from '../../support/server-process.js';
 
 interface Teardown { teardown(fn: () => unknown): void }
 

@@ -1,4 +1,4 @@
-// HEAD wherever GET is served (issue 15, item 9): the same status and headers, the Content-Length of
+// HEAD wherever GET is served: the same status and headers, the Content-Length of
 // the GET body, and no body. Checked over raw sockets with a GET pipelined behind each HEAD on the
 // same connection: a body after the HEAD answer would be read as the start of the next answer.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// METRICS_TOKEN (issue 15, item 12): when set, GET /metrics needs `Authorization: Bearer <token>`
+// METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`
 // and /health shows its details (version, backend, pool, ...) only to that bearer; the public sees
 // the status alone. Unset, both stay open as before.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// MAX_PAYLOAD_BYTES limits the decoded input (issue 15, item 7): the UTF-8 bytes of `raw_output` /
+// MAX_PAYLOAD_BYTES limits the decoded input: the UTF-8 bytes of `raw_output` /
 // `content` / a streaming `chunk`, not the request body, which may be up to six times larger once
 // JSON-escaped (Python's json.dumps escapes every non-ASCII character as \uXXXX) plus a schema.
 // An oversized Content-Length is still refused before the body is read.

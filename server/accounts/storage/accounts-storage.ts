@@ -86,7 +86,7 @@ export interface AccountsStorage {
   /** Deletes at most `limit` rows older than `cutoff`; returns how many. */
   deleteMetadataOlderThan(cutoff: number, limit: number): Promise<number>;
   countMetadata(): Promise<number>;
-  // users (the web console, later)
+  // users (the web console)
   createUser(user: StoredUser): Promise<StoredUser>;
   findUserByEmail(email: string): Promise<StoredUser | undefined>;
   /** Calls `onChange` soon after any process changes keys (storages that can push; others are polled). */

@@ -11,10 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Compiled, this file runs from dist/bench/lib/; under tap it runs from bench/lib/ as TypeScript.
-const DIST = fileURLToPath(import.meta.url).includes('/dist/') ? new URL('../../', import.meta.url) : new URL('../../dist/', import.meta.url);
+// Compiled, this file runs from dist/support/; under tap it runs from support/ as TypeScript.
+const DIST = fileURLToPath(import.meta.url).includes('/dist/') ? new URL('../', import.meta.url) : new URL('../dist/', import.meta.url);
 export const JSONMEND_MAIN = fileURLToPath(new URL('server/main.js', DIST));
 export const ECHO_MAIN = fileURLToPath(new URL('bench/http/echo-server.js', DIST));
+export const FASTIFY_MAIN = fileURLToPath(new URL('bench/http/fastify-server.js', DIST));
 
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 const POLL_MS = 20;
@@ -55,12 +56,12 @@ export function generateKey(): string {
   return `bench_${randomBytes(18).toString('base64url')}`;
 }
 
-function spawnChild(main: string, env: Record<string, string>): Child {
+function spawnChild(main: string, env: Record<string, string>, nodeArgs: readonly string[] = []): Child {
   const dir = mkdtempSync(join(tmpdir(), 'jsonmend-server-'));
   const fullEnv = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: join(dir, 'data'), ...env };
   const out = openSync(join(dir, 'stdout.log'), 'w');
   const err = openSync(join(dir, 'stderr.log'), 'w');
-  const child = spawn(process.execPath, [main], { env: { ...process.env, ...fullEnv }, stdio: ['ignore', out, err] });
+  const child = spawn(process.execPath, [...nodeArgs, main], { env: { ...process.env, ...fullEnv }, stdio: ['ignore', out, err] });
   closeSync(out);
   closeSync(err);
   const exit = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -115,8 +116,9 @@ export function treeCpuSecondsOf(pid: number): number {
 }
 
 /** Starts `main` and resolves once it prints its "listening on" line. */
-export async function startServerProcess(main: string, env: Record<string, string> = {}, startTimeoutMs = 20_000): Promise<ServerProcess> {
-  const entry = spawnChild(main, env);
+/** `nodeArgs` go to node before `main` (e.g. `--cpu-prof`, which NODE_OPTIONS does not accept). */
+export async function startServerProcess(main: string, env: Record<string, string> = {}, startTimeoutMs = 20_000, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
+  const entry = spawnChild(main, env, nodeArgs);
   const { child } = entry;
   const deadline = Date.now() + startTimeoutMs;
   for (;;) {

@@ -1,4 +1,5 @@
-// A seeded pseudo-random source (mulberry32) so generated benchmark inputs are identical on every run.
+// A seeded pseudo-random source (mulberry32) so generated inputs (benches, fuzzers, property tests)
+// are identical on every run.
 
 export interface Random {
   /** Uniform in [0, 1). */
