@@ -71,7 +71,7 @@ export function brokenInputViolation(text: string): string | null {
   const depth = plainJsonDepth(response.repaired);
   if (typeof depth === 'string') return depth;
   if (depth > SERIALIZABLE_DEPTH) return null;
-  const serialized = JSON.stringify(response.repaired);
+  const serialized = unambiguous(JSON.stringify(response.repaired));
   const reparsed: unknown = JSON.parse(serialized);
   const at = firstDifference(reparsed, response.repaired);
   if (at !== null) return `value changes when serialized, at "${at}"`;
@@ -82,6 +82,16 @@ export function brokenInputViolation(text: string): string | null {
   }
   const changed = firstDifference(again.repaired, response.repaired);
   return changed === null ? null : `not idempotent: value changes at "${changed}"`;
+}
+
+/**
+ * JSON.stringify writes a form feed or backspace as `\f` / `\b`, which the engine reads as a raw
+ * backslash when a letter follows (LaTeX's `\frac`, `\beta`: `escaped_backslash` in docs/repairs.md).
+ * Before the output is read again they take their unambiguous `\u` spelling; an escaped backslash
+ * (`\\`) is matched as a unit so the one after it is never mistaken for an escape.
+ */
+function unambiguous(json: string): string {
+  return json.replace(/\\(\\|f|b)/g, (match, escape: string) => (escape === 'f' ? '\\u000c' : escape === 'b' ? '\\u0008' : match));
 }
 
 /** Valid JSON comes back as JSON.parse reads it, unrepaired, high confidence. */
