@@ -48,7 +48,7 @@ t.test('METRICS_TOKEN unset: /metrics and the /health details open as before', a
   t.equal(scrape.status, 200);
   const text = await scrape.text();
   t.match(text, /jsonmend_requests_total/);
-  t.match(text, /jsonmend_build_info\{version="[^"]+",uws="native",contract="auto"\} 1/, 'version and backend are on /metrics');
+  t.match(text, /jsonmend_build_info\{version="[^"]+",uws="native",uws_package="[^"]+",contract="auto"\} 1/, 'version and backend are on /metrics');
   t.match(await (await fetch(`${server.url}/health`)).json(), { status: 'ok', version: String, uws: 'native', pool: { workers: 1 } });
 });
 
