@@ -8,6 +8,9 @@
 //   soon as they pass the limit); a route may refuse once its first 4 KiB are in (a full pool),
 //   answered in the contract they show;
 //   the route's dispatch, or the refusal rendered in the contract the body speaks.
+// In-flight counting, aborts and answering once are the shared request lifecycle's (BodyRequest); the
+// body is read here, not with BodyRequest.readBody, because it is interleaved with admission (held,
+// paused, answered from a prefix) and a body that comes in one chunk is used in place, uncopied.
 // uWS rules (docs/design.md "uWS rules"): onAborted always registered; onData's ArrayBuffer is copied inside the
 // callback; writes after an await go through res.cork(); nothing touches res after an abort.
 import { makeError } from '../contracts/error-codes.js';
@@ -17,6 +20,7 @@ import { describeFault, NO_COUNTS, type Execution } from '../observe/request-rec
 import type { HttpRequest, HttpResponse } from './load-uws.js';
 import type { AdmissionDecision } from './admission-hook.js';
 import type { AuthResult, KeyRecord } from './authentication-hook.js';
+import { BodyRequest, contentLengthOf } from './body-request.js';
 import { notifyObservers, type HttpContext } from './http-context.js';
 import { requestIdFor } from './request-id.js';
 import { refusalAnswer, type RouteAnswer } from './route-answer.js';
@@ -46,16 +50,13 @@ export interface Cancellable {
   cancel(): void;
 }
 
-const DIGITS = /^[0-9]{1,15}$/;
 const INTERNAL = makeError('INTERNAL_ERROR');
 /** Answers that served nothing: a body that is no request (or too large), a server that could not take it. */
 const UNSERVED = new Set(['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR']);
 
-export class PostRequest {
+export class PostRequest extends BodyRequest {
   readonly time = Date.now();
   readonly #start = performance.now();
-  #aborted = false;
-  #finished = false;
   #received = 0;
   /** Preallocated when Content-Length is known; otherwise chunks are copied into #chunks. */
   #buffer: Uint8Array | null = null;
@@ -74,13 +75,15 @@ export class PostRequest {
   waitingOn: Cancellable | null = null;
 
   constructor(
-    readonly res: HttpResponse,
+    res: HttpResponse,
     readonly route: JsonPostRoute,
-    readonly ctx: HttpContext,
+    ctx: HttpContext,
     readonly requestId: string,
     readonly contentLength: number,
     readonly maxBodyBytes: number,
-  ) {}
+  ) {
+    super(res, ctx);
+  }
 
   refuse(error: RepairError, retryAfterSeconds: number): void {
     this.#refusal = { error, retryAfterSeconds };
@@ -102,13 +105,13 @@ export class PostRequest {
       return;
     }
     void admitting.then(() => {
-      if (!this.#aborted && !this.#finished) this.res.cork(then);
+      if (!this.aborted && !this.finished) this.res.cork(then);
     });
   }
 
   /** Admission decided while the body was arriving: refused, answered from what is held; admitted, read on. */
   #admitted(): void {
-    if (this.#aborted || this.#finished || this.#admitting === null) return;
+    if (this.aborted || this.finished || this.#admitting === null) return;
     this.#admitting = null;
     if (this.#refusal !== null && this.#held > 0) {
       this.res.cork(() => this.#answerHeldRefusal(false));
@@ -120,16 +123,18 @@ export class PostRequest {
     }
   }
 
-  onAborted(): void {
-    this.#aborted = true;
+  protected override clientGone(): void {
     this.#buffer = null;
     this.#chunks = null;
     this.waitingOn?.cancel();
-    if (!this.#finished) this.#finish(null, 'none');
+  }
+
+  protected override recordAbort(): void {
+    this.#record(null, 'none');
   }
 
   onData(chunk: ArrayBuffer, isLast: boolean): void {
-    if (this.#finished || this.#aborted) return;
+    if (this.finished || this.aborted) return;
     const size = chunk.byteLength;
     this.#received += size;
     if (this.#received > this.maxBodyBytes) {
@@ -244,7 +249,7 @@ export class PostRequest {
       // uWS reclaims a body it lent once this callback returns: keep a copy across the wait.
       const kept = owned ? body : body.slice();
       void admitting.then(() => {
-        if (!this.#aborted) this.res.cork(() => this.#complete(kept, true));
+        if (!this.aborted) this.res.cork(() => this.#complete(kept, true));
       });
       return;
     }
@@ -266,7 +271,7 @@ export class PostRequest {
   }
 
   #answerLater(answer: RouteAnswer): void {
-    if (this.#aborted) return;
+    if (this.aborted) return;
     this.res.cork(() => this.#write(answer));
   }
 
@@ -280,14 +285,15 @@ export class PostRequest {
   }
 
   #write(answer: RouteAnswer): void {
-    if (this.#aborted || this.#finished) return;
+    if (!this.claimAnswer()) return;
     this.#buffer = null;
     this.#chunks = null;
     if (this.chargedIp !== null && UNSERVED.has(answer.outcome.errorCode ?? '')) this.#giveBack(this.chargedIp);
     // While draining, answers close their connection so keep-alive clients reconnect elsewhere.
-    // Paced: onAborted is registered (jsonPostHandler), so a large answer is written as the client reads.
+    // Paced: onAborted is registered (BodyRequest), so a large answer is written as the client reads.
     writeAnswer(this.res, answer.status, JSON_TYPE, answer.body, this.requestId, this.headers, this.ctx.lifecycle.draining, true);
-    this.#finish(answer, answer.execution);
+    this.#record(answer, answer.execution);
+    this.answered();
   }
 
   /** A request admitted but not served spends nothing: its count is given back, its headers say so. */
@@ -300,8 +306,7 @@ export class PostRequest {
     }
   }
 
-  #finish(answer: RouteAnswer | null, execution: Execution): void {
-    this.#finished = true;
+  #record(answer: RouteAnswer | null, execution: Execution): void {
     const outcome = answer?.outcome;
     if (outcome?.fault != null) {
       this.ctx.logger.log('error', 'repair failed', { requestId: this.requestId, route: this.route.name, fault: outcome.fault });
@@ -321,7 +326,6 @@ export class PostRequest {
       latencyMs: performance.now() - this.#start,
       execution,
     });
-    this.ctx.lifecycle.end();
   }
 }
 
@@ -393,11 +397,8 @@ function admitSafely(request: PostRequest, route: JsonPostRoute, ctx: HttpContex
 export function jsonPostHandler(route: JsonPostRoute, ctx: HttpContext): (res: HttpResponse, req: HttpRequest) => void {
   const limit = route.maxBodyBytes ?? ctx.config.maxBodyBytes;
   return (res, req) => {
-    ctx.lifecycle.begin();
-    const lengthHeader = req.getHeader('content-length');
-    const contentLength = DIGITS.test(lengthHeader) ? Number(lengthHeader) : -1;
+    const contentLength = contentLengthOf(req.getHeader('content-length'));
     const request = new PostRequest(res, route, ctx, requestIdFor(req.getHeader('x-request-id')), contentLength, limit);
-    res.onAborted(() => request.onAborted());
     if (contentLength > limit) {
       // Answered before a byte of the body is read; uWS discards whatever of it still arrives. A
       // keyless route's allowance is looked up (and given back) so the answer carries its headers.

@@ -8,6 +8,7 @@ import { makeError } from '../../contracts/error-codes.js';
 import type { Warning } from '../../../engine/types.js';
 import type { Contract } from '../../contracts/contract.js';
 import { renderError } from '../../contracts/render.js';
+import { BodyRequest, contentLengthOf } from '../../http/body-request.js';
 import type { HttpContext } from '../../http/http-context.js';
 import { answerOf, refusalAnswer, type RouteAnswer } from '../../http/route-answer.js';
 import { requestIdFor } from '../../http/request-id.js';
@@ -24,7 +25,6 @@ import type { PeerOutcome } from './session-forwarder.js';
 const UNSIGNED = renderError(makeError('INVALID_API_KEY', 'This endpoint takes only requests forwarded by another node, signed with the cluster\'s CLUSTER_SECRET.'), 'envelope', null, 0, 401);
 const REPLAYED = renderError(makeError('INVALID_API_KEY', 'This forwarded request was already accepted once; a forward is never accepted twice.'), 'envelope', null, 0, 401);
 const MALFORMED = renderError(makeError('INVALID_REQUEST', 'The forwarded request names no known endpoint or contract, or has no Content-Length.'), 'envelope', null, 0, 400);
-const DIGITS = /^[0-9]{1,15}$/;
 const NOT_FOUND = makeError('SESSION_NOT_FOUND');
 
 /** Counts of forwarded requests this node received, for /metrics. */
@@ -33,17 +33,32 @@ export class PeerRouteStats {
   refused = 0;
 }
 
-class PeerRequest {
-  closed = false;
-  body: Buffer | null = null;
-  received = 0;
-
+/** One forwarded request: the shared request lifecycle (BodyRequest), answered once with its outcome header. */
+class PeerRequest extends BodyRequest {
   constructor(
-    readonly res: HttpResponse,
+    res: HttpResponse,
+    ctx: HttpContext,
     readonly requestId: string,
     readonly fields: PeerFields,
     readonly stamp: PeerStamp,
-  ) {}
+  ) {
+    super(res, ctx);
+  }
+
+  get closed(): boolean {
+    return this.aborted || this.finished;
+  }
+
+  /** Reads the signed body: exactly its Content-Length, no more. */
+  read(done: (body: Buffer | null) => void): void {
+    this.readBody(this.stamp.length, this.stamp.length, done);
+  }
+
+  finish(status: number, body: string, outcome: string | null): void {
+    if (!this.claimAnswer()) return;
+    writeAnswer(this.res, status, JSON_TYPE, body, this.requestId, outcome === null ? null : [[PEER_HEADERS.outcome, outcome]], this.ctx.lifecycle.draining);
+    this.answered();
+  }
 }
 
 /**
@@ -55,18 +70,10 @@ class PeerRequest {
 export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secret: string, stats: PeerRouteStats, maxPayloadBytes: number): RouteEntry {
   const replays = new PeerReplayGuard();
 
-  const finish = (request: PeerRequest, status: number, body: string, outcome: string | null): void => {
-    if (request.closed) return;
-    request.closed = true;
-    request.body = null;
-    writeAnswer(request.res, status, JSON_TYPE, body, request.requestId, outcome === null ? null : [[PEER_HEADERS.outcome, outcome]], ctx.lifecycle.draining);
-    ctx.lifecycle.end();
-  };
-
   const refuse = (request: PeerRequest, refusal: { status: number; body: string }, why: string): void => {
     stats.refused++;
     ctx.logger.log('warn', `refused a forwarded request: ${why}`, { requestId: request.requestId });
-    finish(request, refusal.status, refusal.body, null);
+    request.finish(refusal.status, refusal.body, null);
   };
 
   const answer = (request: PeerRequest, routeAnswer: RouteAnswer): void => {
@@ -80,7 +87,7 @@ export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secre
       execution: routeAnswer.execution,
     };
     stats.served++;
-    finish(request, routeAnswer.status, routeAnswer.body, JSON.stringify(peer));
+    request.finish(routeAnswer.status, routeAnswer.body, JSON.stringify(peer));
   };
 
   /** Whether to read the body: false when the headers alone earn a refusal (answered here). */
@@ -122,7 +129,7 @@ export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secre
       sessionId = decodeURIComponent(fields.sessionId);
       warnings = fields.warnings === '' ? null : (JSON.parse(decodeURIComponent(fields.warnings)) as Warning[]);
     } catch {
-      finish(request, MALFORMED.status, MALFORMED.body, null);
+      request.finish(MALFORMED.status, MALFORMED.body, null);
       return;
     }
     if (fields.endpoint === 'hold') {
@@ -148,9 +155,7 @@ export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secre
     path: PEER_PATH,
     name: 'peer_stream',
     handler: (res, req) => {
-      ctx.lifecycle.begin();
-      const length = req.getHeader('content-length');
-      const request = new PeerRequest(res, requestIdFor(req.getHeader('x-request-id')), {
+      const request = new PeerRequest(res, ctx, requestIdFor(req.getHeader('x-request-id')), {
         endpoint: req.getHeader(PEER_HEADERS.endpoint),
         contract: req.getHeader(PEER_HEADERS.contract),
         keyId: req.getHeader(PEER_HEADERS.keyId),
@@ -159,28 +164,14 @@ export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secre
       }, {
         time: req.getHeader(PEER_HEADERS.time),
         nonce: req.getHeader(PEER_HEADERS.nonce),
-        length: DIGITS.test(length) ? Number(length) : -1,
+        length: contentLengthOf(req.getHeader('content-length')),
         digest: req.getHeader(PEER_HEADERS.digest),
-      });
-      res.onAborted(() => {
-        if (request.closed) return;
-        request.closed = true;
-        request.body = null;
-        ctx.lifecycle.end();
       });
       // Refused from the headers: answered now, and uWS discards whatever of the body still arrives.
       if (!judgeHeaders(request, req.getHeader(PEER_HEADERS.signature))) return;
-      request.body = Buffer.allocUnsafe(request.stamp.length);
-      res.onData((chunk, isLast) => {
-        if (request.closed || request.body === null) return;
-        const bytes = new Uint8Array(chunk);
-        if (request.received + bytes.byteLength > request.body.byteLength) {
-          refuse(request, UNSIGNED, 'a body longer than its Content-Length');
-          return;
-        }
-        request.body.set(bytes, request.received);
-        request.received += bytes.byteLength;
-        if (isLast) handle(request, request.body.subarray(0, request.received));
+      request.read((body) => {
+        if (body === null) refuse(request, UNSIGNED, 'a body longer than its Content-Length');
+        else handle(request, body);
       });
     },
   };

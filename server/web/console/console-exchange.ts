@@ -1,6 +1,7 @@
 // One console API request over uWS: the headers it needs (read synchronously, as uWS requires),
-// a small JSON body, and one answer written inside res.cork() after the async work. Nothing is
-// written after the client has gone. Requests in flight are counted, so a shutdown waits for them.
+// a small JSON body, and one answer written inside res.cork() after the async work. In-flight
+// counting, aborts, answering once and body reading are the shared request lifecycle's (BodyRequest).
+import { BodyRequest, contentLengthOf } from '../../http/body-request.js';
 import type { HeaderList } from '../../http/response-writer.js';
 import type { HttpContext } from '../../http/http-context.js';
 import { requestIdFor } from '../../http/request-id.js';
@@ -12,7 +13,6 @@ import { CSRF_HEADER } from './csrf.js';
 
 /** Bodies are a few fields (email, password, key name); anything larger is not ours. */
 export const CONSOLE_BODY_LIMIT = 16 * 1024;
-const DIGITS = /^[0-9]{1,15}$/;
 const JSON_CONTENT = /^application\/json\s*(?:;|$)/i;
 
 export interface ConsoleReply {
@@ -22,7 +22,7 @@ export interface ConsoleReply {
   cookie?: string;
 }
 
-export class ConsoleExchange {
+export class ConsoleExchange extends BodyRequest {
   readonly time = Date.now();
   readonly start = performance.now();
   readonly requestId: string;
@@ -36,12 +36,10 @@ export class ConsoleExchange {
   readonly clientIp: string;
   /** The client reached the proxy over HTTPS: the cookie gets Secure. */
   readonly secure: boolean;
-  #aborted = false;
-  #answered = false;
   #body: Promise<Buffer | 'too-large'> | undefined;
 
-  constructor(readonly res: HttpResponse, req: HttpRequest, readonly ctx: HttpContext, readonly route: string) {
-    ctx.lifecycle.begin();
+  constructor(res: HttpResponse, req: HttpRequest, ctx: HttpContext, readonly route: string) {
+    super(res, ctx);
     this.requestId = requestIdFor(req.getHeader('x-request-id'));
     this.sid = sessionIdFrom(req.getHeader('cookie'));
     this.csrfToken = req.getHeader(CSRF_HEADER);
@@ -49,14 +47,9 @@ export class ConsoleExchange {
     this.fetchSite = req.getHeader('sec-fetch-site');
     this.host = req.getHeader('host');
     this.contentType = req.getHeader('content-type');
-    const length = req.getHeader('content-length');
-    this.contentLength = DIGITS.test(length) ? Number(length) : -1;
+    this.contentLength = contentLengthOf(req.getHeader('content-length'));
     this.clientIp = ctx.clientIp.resolveRequest(res, req);
     this.secure = req.getHeader('x-forwarded-proto').toLowerCase() === 'https';
-    res.onAborted(() => {
-      this.#aborted = true;
-      this.#finish(0, 'aborted');
-    });
   }
 
   /**
@@ -65,14 +58,7 @@ export class ConsoleExchange {
    */
   collectBody(): void {
     this.#body ??= new Promise((resolve) => {
-      const chunks: Buffer[] = [];
-      let received = 0;
-      this.res.onData((chunk, isLast) => {
-        if (this.#answered || this.#aborted) return;
-        received += chunk.byteLength;
-        if (received <= CONSOLE_BODY_LIMIT) chunks.push(Buffer.from(chunk.slice(0))); // uWS reuses the buffer after this callback
-        if (received > CONSOLE_BODY_LIMIT || isLast) resolve(received > CONSOLE_BODY_LIMIT ? 'too-large' : Buffer.concat(chunks));
-      });
+      this.readBody(CONSOLE_BODY_LIMIT, this.contentLength, (body) => resolve(body ?? 'too-large'));
     });
   }
 
@@ -114,14 +100,17 @@ export class ConsoleExchange {
   }
 
   #write(status: number, headers: HeaderList, body: string, outcome: string): void {
-    if (this.#aborted || this.#answered) return;
-    this.#answered = true;
+    if (!this.claimAnswer()) return;
     this.res.cork(() => writeWebAnswer(this.res, status, headers, body, this.requestId, this.ctx.lifecycle.draining));
-    this.#finish(status, outcome);
+    this.#observe(status, outcome);
+    this.answered();
   }
 
-  #finish(status: number, outcome: string): void {
+  protected override recordAbort(): void {
+    this.#observe(0, 'aborted');
+  }
+
+  #observe(status: number, outcome: string): void {
     observeWeb(this.ctx, this.route, this.requestId, this.time, this.start, status, outcome);
-    this.ctx.lifecycle.end();
   }
 }
