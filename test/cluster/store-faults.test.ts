@@ -46,6 +46,9 @@ t.test('healthy: /health says ok with both stores up', async (t) => {
 });
 
 t.test('Redis frozen (SIGSTOP): served with bounded latency, degraded, then recovered', async (t) => {
+  // The share below is the limit over the live nodes each node's Redis probe (every 500 ms) last
+  // counted: give both probes time to have counted both nodes before Redis stops answering.
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
   redis.pause();
   try {
     const slowest = await served(t, PRO, 20);
