@@ -32,6 +32,12 @@ return n
 /** Addresses remembered as used up at most (the oldest goes first); Redis still holds their counts. */
 const MAX_ENTRIES = 100_000;
 
+/** Sets `key` in a map bounded to MAX_ENTRIES: a new key past the bound drops the oldest entry. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (!map.has(key) && map.size >= MAX_ENTRIES) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
+
 /** What this node last heard from Redis of an address's window: what a refund's headers report. */
 interface Seen { count: number; resetAt: number }
 interface CountCommand {
@@ -88,13 +94,11 @@ export class SharedDemoLimiter implements DemoRateLimiter {
     }
     return this.#health.track(this.#redis.jmDemoCount(this.#prefix + ipKey, this.windowMs)).then(([count, ttl]) => {
       const resetAt = this.#clock.now() + Number(ttl);
-      if (!this.#seen.has(ipKey) && this.#seen.size >= MAX_ENTRIES) this.#seen.delete(this.#seen.keys().next().value!);
-      this.#seen.set(ipKey, { count: Number(count), resetAt });
+      remember(this.#seen, ipKey, { count: Number(count), resetAt });
       const decision = newDecision();
       decision.limit = this.limit;
       if (count < this.limit) return admitted(decision, this.limit - count, resetAt);
-      if (!this.#usedUp.has(ipKey) && this.#usedUp.size >= MAX_ENTRIES) this.#usedUp.delete(this.#usedUp.keys().next().value!);
-      this.#usedUp.set(ipKey, resetAt);
+      remember(this.#usedUp, ipKey, resetAt);
       return count === this.limit ? admitted(decision, 0, resetAt) : refused(decision, resetAt, Number(ttl));
     }, () => this.#onShare(ipKey, newDecision()));
   }
