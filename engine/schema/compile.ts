@@ -10,6 +10,7 @@ import { makeError } from '../error-codes.js';
 import type { RepairError } from '../types.js';
 import type { Draft } from './effective.js';
 import { SchemaModel } from './model.js';
+import { closedTwin } from './closed-schema.js';
 import { safeRegExpEngine } from './safe-pattern.js';
 import { isSchemaObject, SchemaIndex, type SchemaNode } from './schema-index.js';
 import { uniqueItemsKeyword } from './unique-items.js';
@@ -36,6 +37,8 @@ const BY_SCHEMA_URI: Record<string, Draft> = {
 
 /** The key the root is registered under; branch validators are fetched as ROOT_KEY#/pointer. */
 const ROOT_KEY = 'jsonmend:root';
+/** The key of the root's closed twin (closed-schema.ts), when it has one. */
+const CLOSED_KEY = 'jsonmend:closed';
 const MAX_REASON = 400;
 
 const COMPILE_OPTIONS: Options = {
@@ -55,6 +58,8 @@ const COMPILE_OPTIONS: Options = {
 export interface CompiledSchema {
   readonly ok: true;
   readonly validate: ValidateFunction;
+  /** The closed twin's validator (closed-schema.ts): a value it accepts needs no walk. Null: walk every value. */
+  readonly unchangedIfValid: ValidateFunction | null;
   readonly model: SchemaModel;
   validatorAt(pointer: string): ValidateFunction;
 }
@@ -111,6 +116,8 @@ export function compileSchemaText(text: string): CompileResult {
     ajv.removeKeyword('uniqueItems');
     ajv.addKeyword(uniqueItemsKeyword);
     ajv.addKeyword(budgetKeyword(ajv.RULES.rules[0]!.rules[0]!.keyword));
+    // Built from a fresh copy, before the budget marks below: the twin is a second, unmarked document.
+    const twin = closedTwin(JSON.parse(text) as SchemaNode);
     // Indexed first: it rejects in-place $ref cycles, on which ajv's compiler would overflow the stack.
     const index = new SchemaIndex(schema, ROOT_KEY, (base, ref) => ajv.opts.uriResolver.resolve(base, ref));
     // Our private copy: marking it changes nothing the client sees (see validation-budget.ts).
@@ -118,12 +125,18 @@ export function compileSchemaText(text: string): CompileResult {
     ajv.addSchema(schema, ROOT_KEY);
     const validate = ajv.getSchema(ROOT_KEY);
     if (validate === undefined) return invalidSchema('it could not be compiled');
+    let unchangedIfValid: ValidateFunction | null = null;
+    if (twin !== null) {
+      ajv.addSchema(twin as object, CLOSED_KEY);
+      unchangedIfValid = ajv.getSchema(CLOSED_KEY) ?? null;
+    }
     const model = new SchemaModel(draft, index);
     model.root; // flatten the root now so pattern errors surface here, not mid-walk
     const branchValidators = new Map<string, ValidateFunction>();
     return {
       ok: true,
       validate,
+      unchangedIfValid,
       model,
       validatorAt(pointer: string): ValidateFunction {
         let branch = branchValidators.get(pointer);

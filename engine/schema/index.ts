@@ -26,14 +26,19 @@ export interface SchemaOutcome {
 }
 
 const cache = new SchemaCache<CompileResult>();
+/**
+ * The same schema object passed again (a caller's constant) skips even the text key, as ajv's own
+ * compile cache does: a schema object is read once, so a caller that changes one passes a new object.
+ */
+let byObject = new WeakMap<object, CompileResult>();
 /** What each cached compile cost, in ms: a server uses it to decide where a schema may be compiled again. */
 const compileCosts = new WeakMap<CompileResult, number>();
 /** The compile cost of the schema the last compiledSchema() call returned (see takeSchemaCompileMs). */
 let lastCompileMs: number | undefined;
 
 /**
- * Compiled form of a schema, from the cache when an equal schema was seen before. The cache is
- * keyed twice: by the schema's text as given (one native JSON.stringify: the cheap lookup for a
+ * Compiled form of a schema, from the cache when the same object or an equal schema was seen
+ * before. Besides the object itself, the cache is keyed twice: by the schema's text as given (one native JSON.stringify: the cheap lookup for a
  * client that repeats its schema verbatim) and by its canonical text (sorted keys: reordered but
  * equal schemas share one compile). Both keys lead to the same entry.
  */
@@ -41,6 +46,19 @@ export function compiledSchema(schema: unknown): CompileResult {
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
     return invalidSchema('a schema must be a JSON object or a boolean');
   }
+  if (typeof schema === 'object') {
+    const seen = byObject.get(schema);
+    if (seen !== undefined) {
+      lastCompileMs = compileCosts.get(seen);
+      return seen;
+    }
+  }
+  const compiled = compiledByText(schema);
+  if (typeof schema === 'object') byObject.set(schema, compiled);
+  return compiled;
+}
+
+function compiledByText(schema: object | boolean): CompileResult {
   let raw: string | undefined;
   try {
     raw = JSON.stringify(schema);
@@ -111,6 +129,8 @@ export function applySchema(value: unknown, schema: unknown, mode: Mode): Schema
   if (schema === undefined || schema === null) return { value, repairs: [], warnings: [], errors: [] };
   const compiled = compiledSchema(schema);
   if (!compiled.ok) return { value, repairs: [], warnings: [], errors: [compiled.error] };
+  // A value the closed twin accepts is a fixed point of the walk (closed-schema.ts says why).
+  if (compiled.unchangedIfValid !== null && compiled.unchangedIfValid(value)) return { value, repairs: [], warnings: [], errors: [] };
   const sink = newSink();
   const env = new WalkEnv(compiled.model, mode === 'lenient' ? 'lenient' : 'strict', compiled.validatorAt);
   let repaired: unknown = value;
@@ -168,6 +188,7 @@ export function warmUpSchemaCompiler(): void {
 /** For tests and benchmarks: forget every compiled schema. */
 export function clearSchemaCache(): void {
   cache.clear();
+  byObject = new WeakMap();
 }
 
 /** For tests: how many keys the compile cache holds. */
