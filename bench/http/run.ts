@@ -2,25 +2,45 @@
 // our server (WORKERS=1 and 2) and, in the same run, a bare uWS echo server given the same body and
 // a fastify + jsonrepair server (fastify-server.ts) repairing it.
 // Targets: p99 under 5 ms, at least 60% of the echo server's req/s and 3× fastify + jsonrepair's.
-// Options: --seconds N (default 10), --connections N (default 50), --cpu-prof DIR (our WORKERS=1
-// server writes a V8 CPU profile of its run into DIR, for `node --cpu-prof`'s usual viewers).
+// The servers take turns, round after round (--rounds, default 3); each figure is the median over
+// the rounds, and each ratio the median of the ratios within a round, so a slow spell of the
+// machine lands on every server alike. The load generator and the server run on separate cores
+// (bench/lib/cpu-pinning.ts; --no-pin leaves it to the scheduler).
+// Options: --seconds N (per server per round, default 5), --connections N (default 50), --rounds N,
+// --no-pin, --cpu-prof DIR (our WORKERS=1 server writes a V8 CPU profile of its first round into
+// DIR, for `node --cpu-prof`'s usual viewers), --against MAIN (another build's dist/server/main.js,
+// measured in the same rounds as one more row: "no loss" is then a ratio within one run).
 import { parseArgs } from 'node:util';
+import { pinLoadGenerator } from '../lib/cpu-pinning.js';
 import { runLoad, type LoadStats } from '../lib/load.js';
 import { ECHO_MAIN, FASTIFY_MAIN, JSONMEND_MAIN, startServerProcess } from '../../support/server-process.js';
 import { printTable } from '../lib/table.js';
+import { median } from '../lib/timing.js';
 import { REPAIR_BODY } from './payload.js';
 
 const TINY_BODY = JSON.stringify({ raw_output: '[1]' });
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, 'cpu-prof': { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '3' },
+    'no-pin': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
+    against: { type: 'string' },
+  },
+});
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
+const rounds = Number(values.rounds);
 const KEY = 'bench-http-key-unlimited';
+const pinning = pinLoadGenerator(values['no-pin'] !== true);
 
-async function measure(main: string, env: Record<string, string>, path: string, headers: Record<string, string>, body = REPAIR_BODY, nodeArgs: string[] = []): Promise<LoadStats> {
+async function measure(main: string, env: Record<string, string>, path: string, headers: Record<string, string>, body: string, nodeArgs: string[], sanity: boolean): Promise<LoadStats> {
   const target = await startServerProcess(main, env, undefined, nodeArgs);
   try {
-    if (main === JSONMEND_MAIN || main === FASTIFY_MAIN) {
+    pinning.server(target.pid);
+    if (sanity && main !== ECHO_MAIN) {
       const check = await fetch(target.url + path, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
       const answer = (await check.json()) as { success: boolean; metadata?: { repairs_applied: { type: string }[]; errors: { code: string }[] } };
       const what = answer.metadata === undefined ? 'fastify + jsonrepair'
@@ -35,29 +55,56 @@ async function measure(main: string, env: Record<string, string>, path: string, 
   }
 }
 
-process.stdout.write(`body ${Buffer.byteLength(REPAIR_BODY)} bytes, ${connections} connections, ${seconds} s per run (+2 s warm-up)\n`);
-const echo = await measure(ECHO_MAIN, {}, '/echo', {});
-const fastify = await measure(FASTIFY_MAIN, {}, '/v1/repair', {});
-const rows: (string | number)[][] = [];
-const row = (name: string, r: LoadStats): void => {
-  rows.push([
-    name, Math.round(r.requestsPerSecond), r.latency.p50.toFixed(2), r.latency.p99.toFixed(2),
-    `${Math.round((r.requestsPerSecond / echo.requestsPerSecond) * 100)}%`,
-    `${(r.requestsPerSecond / fastify.requestsPerSecond).toFixed(2)}×`, r.serverCores.toFixed(2),
-    ((r.serverCores / r.requestsPerSecond) * 1e6).toFixed(1), r.errors + r.non2xx,
-  ]);
-};
-row('uWS echo', echo);
-row('fastify + jsonrepair', fastify);
-const auth = { authorization: `Bearer ${KEY}` };
-for (const workers of ['1', '2']) {
-  const profile = workers === '1' && values['cpu-prof'] !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
-  const ours = await measure(JSONMEND_MAIN, { WORKERS: workers, API_KEYS: `${KEY}:unlimited` }, '/v1/repair', auth, REPAIR_BODY, profile);
-  row(`jsonmend WORKERS=${workers}`, ours);
+interface Server {
+  name: string;
+  main: string;
+  env: Record<string, string>;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  profiled: boolean;
 }
-// A reference, not a target: the same service with a 20-byte body (`[1]` to repair), i.e. every
-// per-request cost (uWS, auth, routing, validation, logs, metrics, usage records) but almost no
-// repair, parse or serialization work. It shows what the 1 KB repair itself adds.
-const tiny = await measure(JSONMEND_MAIN, { WORKERS: '1', API_KEYS: `${KEY}:unlimited` }, '/v1/repair', auth, TINY_BODY);
-row('jsonmend WORKERS=1, 20-byte body', tiny);
+
+const auth = { authorization: `Bearer ${KEY}` };
+const ours = (workers: string): Record<string, string> => ({ WORKERS: workers, API_KEYS: `${KEY}:unlimited` });
+const servers: Server[] = [
+  { name: 'uWS echo', main: ECHO_MAIN, env: {}, path: '/echo', headers: {}, body: REPAIR_BODY, profiled: false },
+  { name: 'fastify + jsonrepair', main: FASTIFY_MAIN, env: {}, path: '/v1/repair', headers: {}, body: REPAIR_BODY, profiled: false },
+  { name: 'jsonmend WORKERS=1', main: JSONMEND_MAIN, env: ours('1'), path: '/v1/repair', headers: auth, body: REPAIR_BODY, profiled: true },
+  { name: 'jsonmend WORKERS=2', main: JSONMEND_MAIN, env: ours('2'), path: '/v1/repair', headers: auth, body: REPAIR_BODY, profiled: false },
+  // A reference, not a target: the same service with a 20-byte body (`[1]` to repair), i.e. every
+  // per-request cost (uWS, auth, routing, validation, logs, metrics, usage records) but almost no
+  // repair, parse or serialization work. It shows what the 1 KB repair itself adds.
+  { name: 'jsonmend WORKERS=1, 20-byte body', main: JSONMEND_MAIN, env: ours('1'), path: '/v1/repair', headers: auth, body: TINY_BODY, profiled: false },
+];
+if (values.against !== undefined) {
+  servers.push({ name: 'other build (--against), WORKERS=1', main: values.against, env: ours('1'), path: '/v1/repair', headers: auth, body: REPAIR_BODY, profiled: false });
+}
+
+process.stdout.write(`body ${Buffer.byteLength(REPAIR_BODY)} bytes, ${connections} connections, ${seconds} s per server and round ` +
+  `(+2 s warm-up), ${rounds} rounds; ${pinning.description}\n`);
+const results: LoadStats[][] = servers.map(() => []);
+for (let round = 0; round < rounds; round++) {
+  for (const [i, server] of servers.entries()) {
+    const profile = round === 0 && server.profiled && values['cpu-prof'] !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+    results[i]!.push(await measure(server.main, server.env, server.path, server.headers, server.body, profile, round === 0));
+  }
+  process.stdout.write(`round ${round + 1}: ${servers.map((s, i) => `${s.name} ${Math.round(results[i]![round]!.requestsPerSecond)}`).join(', ')} req/s\n`);
+}
+
+const ECHO = 0;
+const FASTIFY = 1;
+/** The median over the rounds of what `of` reads from a run (of `index`, given the round). */
+const across = (index: number, of: (r: LoadStats, round: number) => number): number => median(results[index]!.map(of));
+const rows = servers.map((server, i) => {
+  const rps = across(i, (r) => r.requestsPerSecond);
+  return [
+    server.name, Math.round(rps), across(i, (r) => r.latency.p50).toFixed(2), across(i, (r) => r.latency.p99).toFixed(2),
+    `${Math.round(across(i, (r, round) => r.requestsPerSecond / results[ECHO]![round]!.requestsPerSecond) * 100)}%`,
+    `${across(i, (r, round) => r.requestsPerSecond / results[FASTIFY]![round]!.requestsPerSecond).toFixed(2)}×`,
+    across(i, (r) => r.serverCores).toFixed(2),
+    across(i, (r) => (r.serverCores / r.requestsPerSecond) * 1e6).toFixed(1),
+    results[i]!.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
+  ];
+});
 printTable(['server', 'req/s', 'p50 ms', 'p99 ms', 'vs echo', 'vs fastify', 'server cores', 'server CPU µs/req', 'errors'], rows);
