@@ -13,7 +13,7 @@ import { parseArgs, promisify } from 'node:util';
 import { JSONMEND_MAIN, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { startHaproxy } from '../test/helpers/haproxy.js';
 import { freePort, startPostgres } from '../test/helpers/postgres-server.js';
-import { startRedis } from '../test/helpers/redis-server.js';
+import { startRedis } from '../support/redis-server.js';
 
 const CLI = fileURLToPath(new URL('../cli/jsonmend.js', import.meta.url));
 const { values } = parseArgs({ options: { port: { type: 'string', default: '8080' } } });

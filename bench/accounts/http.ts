@@ -16,7 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runLoad, type LoadSpec, type RequestSpec } from '../lib/load.js';
-import { startBenchRedis, type BenchRedis } from '../lib/redis-process.js';
+import { startRedis, type TestRedis } from '../../support/redis-server.js';
 import { JSONMEND_MAIN, startServerProcess } from '../../support/server-process.js';
 import { printTable } from '../lib/table.js';
 
@@ -98,7 +98,7 @@ const LABELS: Record<Side, string> = {
   redis: 'accounts layer + REDIS_URL (shared limits)',
 };
 process.stdout.write(`body ${Buffer.byteLength(BODY)} bytes, ${KEYS.length} key(s), ${connections} connections, ${seconds} s per run (+2 s warm-up), ${rounds} rounds${rate === undefined ? '' : `, offered ${rate} req/s`}\n`);
-const redis: BenchRedis | undefined = redisMode ? await startBenchRedis() : undefined;
+const redis: TestRedis | undefined = redisMode ? await startRedis() : undefined;
 const runs: Record<Side, Run[]> = { baseline: [], accounts: [], redis: [] };
 try {
   for (let round = 0; round < rounds; round++) {
@@ -112,7 +112,7 @@ try {
     }
   }
 } finally {
-  await redis?.stop();
+  await redis?.close();
 }
 const med = (which: Side, pick: (r: Run) => number): number => median(runs[which].map(pick));
 printTable(
@@ -136,6 +136,6 @@ process.stdout.write(`uWS-thread CPU per request, ${side} / ${base}: ${pct(med(s
 process.stdout.write(`all threads' CPU per request, ${side} / ${base}: ${pct(total(side), total(base))}${redisMode ? ' (target: within 115%)' : ''}\n`);
 
 /** FLUSHALL through redis-cli (the bench has no client of its own). */
-function flushRedis(r: BenchRedis): void {
+function flushRedis(r: TestRedis): void {
   execFileSync('redis-cli', ['-s', r.url.slice('unix://'.length), 'FLUSHALL'], { stdio: 'ignore' });
 }

@@ -8,7 +8,7 @@
 import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { startBenchRedis } from '../lib/redis-process.js';
+import { startRedis } from '../../support/redis-server.js';
 import { JSONMEND_MAIN, startServerProcess } from '../../support/server-process.js';
 import { printTable } from '../lib/table.js';
 
@@ -54,7 +54,7 @@ function upload(port: number, head: string, bodyBytes: number): Promise<number> 
   });
 }
 
-const redis = await startBenchRedis();
+const redis = await startRedis();
 const server = await startServerProcess(JSONMEND_MAIN, {
   WORKERS: '1', LOG_LEVEL: 'error', REDIS_URL: redis.url, CLUSTER_SECRET: 'bench-hostile-cluster-secret-0123', API_KEYS: 'bench-hostile-key:free',
 });
@@ -83,6 +83,6 @@ try {
   }
 } finally {
   await server.stop();
-  await redis.stop();
+  await redis.close();
 }
 printTable(['burst', 'connections', 'MB sent', 'RSS before MB', 'RSS peak MB', 'RSS after 2 s MB'], rows);

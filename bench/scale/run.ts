@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startHaproxy } from '../../test/helpers/haproxy.js';
 import { freePort } from '../../test/helpers/postgres-server.js';
-import { startRedis } from '../../test/helpers/redis-server.js';
+import { startRedis } from '../../support/redis-server.js';
 import { KeepAliveClient } from '../stream/keep-alive-client.js';
 import { REPAIR_BODY } from '../http/payload.js';
 import { runLoad, type LoadStats, type LoadTarget, type RequestSpec } from '../lib/load.js';

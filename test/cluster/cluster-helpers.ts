@@ -2,7 +2,7 @@
 // one real PostgreSQL (test/helpers/*-server.ts), as the test/cluster/ files need them. Everything
 // is stopped by pid in teardown.
 import { startPostgres, type TestPostgres } from '../helpers/postgres-server.js';
-import { startRedis, type TestRedis } from '../helpers/redis-server.js';
+import { startRedis, type TestRedis } from '../../support/redis-server.js';
 import { runCli, type CliRun } from '../helpers/run-cli.js';
 import { startServer, type StartedServer } from '../helpers/start-server.js';
 

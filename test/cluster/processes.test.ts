@@ -4,7 +4,7 @@
 import http from 'node:http';
 import t from 'tap';
 import { freePort } from '../helpers/postgres-server.js';
-import { startRedis } from '../helpers/redis-server.js';
+import { startRedis } from '../../support/redis-server.js';
 import { expectRefusal, startServer } from '../helpers/start-server.js';
 import { CLUSTER_SECRET } from './cluster-helpers.js';
 

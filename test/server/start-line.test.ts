@@ -2,7 +2,7 @@
 // that answer, localhost for a server on every address) and says how to make an API key. The
 // same holds for the PROCESSES primary's line.
 import t from 'tap';
-import { startRedis } from '../helpers/redis-server.js';
+import { startRedis } from '../../support/redis-server.js';
 import { startServer } from '../helpers/start-server.js';
 import { NEW_KEY_HINT, startHints } from '../../server/observe/start-hints.js';
 

@@ -1,6 +1,7 @@
-// Starts a throw-away redis-server for a test: no TCP port, a unix socket in a temp dir, no
-// persistence. Stopped by pid in teardown (never by name). `pause`/`resume` freeze it with
-// SIGSTOP/SIGCONT, `stop`/`start` kill and restart it on the same socket (store-fault tests).
+// Starts a throw-away redis-server for a test, a bench or `npm run cluster:local`: no TCP port, a
+// unix socket in a temp dir, no persistence. Stopped by pid (never by name): in the teardown of the
+// owner passed in, or by `close()`. `pause`/`resume` freeze it with SIGSTOP/SIGCONT, `stop`/`start`
+// kill and restart it on the same socket (store-fault tests).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,8 @@ export interface TestRedis {
   stop(): Promise<void>;
   /** Starts it again on the same socket (empty: no persistence). */
   start(): Promise<void>;
+  /** Stops it for good and removes its folder (what the owner's teardown does). */
+  close(): Promise<void>;
 }
 
 async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
@@ -29,7 +32,8 @@ async function waitFor(check: () => boolean, timeoutMs: number, what: string): P
   }
 }
 
-export async function startRedis(t: Teardown): Promise<TestRedis> {
+/** `t`: whose teardown stops it; without one, the caller calls `close()`. */
+export async function startRedis(t?: Teardown): Promise<TestRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'jsonmend-redis-'));
   const socket = join(dir, 'redis.sock');
   let child: ChildProcess | undefined;
@@ -55,10 +59,11 @@ export async function startRedis(t: Teardown): Promise<TestRedis> {
     await exited;
   };
   await launch();
-  t.teardown(async () => {
+  const close = async (): Promise<void> => {
     await kill();
     rmSync(dir, { recursive: true, force: true });
-  });
+  };
+  t?.teardown(close);
   return {
     url: `unix://${socket}`,
     socket,
@@ -67,5 +72,6 @@ export async function startRedis(t: Teardown): Promise<TestRedis> {
     resume: () => child?.kill('SIGCONT'),
     stop: kill,
     start: launch,
+    close,
   };
 }
