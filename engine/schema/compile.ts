@@ -127,8 +127,14 @@ export function compileSchemaText(text: string): CompileResult {
     if (validate === undefined) return invalidSchema('it could not be compiled');
     let unchangedIfValid: ValidateFunction | null = null;
     if (twin !== null) {
-      ajv.addSchema(twin as object, CLOSED_KEY);
-      unchangedIfValid = ajv.getSchema(CLOSED_KEY) ?? null;
+      try {
+        ajv.addSchema(twin as object, CLOSED_KEY);
+        unchangedIfValid = ajv.getSchema(CLOSED_KEY) ?? null;
+      } catch {
+        // Never expected (the twin is the schema with members closed), but it is an optimisation:
+        // without it every value is walked, and the schema itself compiled.
+        unchangedIfValid = null;
+      }
     }
     const model = new SchemaModel(draft, index);
     model.root; // flatten the root now so pattern errors surface here, not mid-walk
