@@ -95,10 +95,15 @@ function compiledByText(schema: object | boolean): CompileResult {
 
 /**
  * Whether `schemaText` (the schema's JSON.stringify text, as a client repeats it) is compiled in
- * this thread's cache, so a repair with it costs no compile. Never compiles.
+ * this thread's cache, so a repair with it costs no compile. Never compiles. When it is and
+ * `schema` (the object that text was made from) is given, the object is bound to that entry: the
+ * server has serialized a request's schema once to ask, and the repair then finds it without
+ * serializing it again.
  */
-export function isSchemaTextCompiled(schemaText: string): boolean {
-  return cache.has(schemaText);
+export function isSchemaTextCompiled(schemaText: string, schema?: unknown): boolean {
+  if (!cache.has(schemaText)) return false;
+  if (typeof schema === 'object' && schema !== null) byObject.set(schema, cache.get(schemaText)!);
+  return true;
 }
 
 /**

@@ -43,7 +43,7 @@ export class InlineSchemaGate {
     } catch {
       return false; // nested beyond JSON.stringify's reach: the pool's answer explains it
     }
-    if (isSchemaTextCompiled(text)) return true;
+    if (isSchemaTextCompiled(text, schema)) return true; // and the repair finds it by the object: one stringify per request
     const cost = this.#costs.get(text);
     if (cost !== undefined && cost <= INLINE_SCHEMA_COMPILE_MAX_MS && this.#withinBudget(cost)) {
       this.#costs.delete(text);

@@ -55,3 +55,27 @@ t.test('compiles on the HTTP thread are bounded per second, whatever clients sen
   clock += 1000;
   t.equal(gate.admits(schemaOf(fit)), true, 'a second later the budget is back');
 });
+
+t.test('an admitted request\'s schema object is serialized once: the repair finds it by the object', async (t) => {
+  const { repair } = await import('../../dist/engine/index.js');
+  const gate = new InlineSchemaGate();
+  const text = JSON.stringify({ type: 'object', properties: { a: { type: 'number' } } });
+  // Each request brings a new, equal object; this one counts how often it is serialized.
+  let serialized = 0;
+  const requestSchema = (): object => {
+    const schema = JSON.parse(text) as Record<string, unknown>;
+    const type = schema.type;
+    Object.defineProperty(schema, 'type', { enumerable: true, get: () => { serialized++; return type; } });
+    return schema;
+  };
+  gate.admits(requestSchema());
+  gate.learn(gate.takeRefused()!, 1);
+  t.equal(gate.admits(requestSchema()), true, 'compiled here at the second sighting');
+  const schema = requestSchema();
+  serialized = 0;
+  t.equal(gate.admits(schema), true);
+  t.equal(serialized, 1, 'the gate serializes it to ask');
+  const answer = repair('{"a": "1"}', { schema });
+  t.same(answer.repaired, { a: 1 });
+  t.equal(serialized, 1, 'the repair did not serialize it again');
+});
