@@ -30,3 +30,9 @@ export const LLM_REPLY = `Sure! Here is the customer record you asked for, as JS
 `;
 
 export const REPAIR_BODY = JSON.stringify({ raw_output: LLM_REPLY });
+
+/**
+ * One push of a streaming session in the scale benches: the start of a ~100-byte record and a
+ * comma, pushed again and again (the session's text is a run of records cut mid-way).
+ */
+export const PUSH_CHUNK = JSON.stringify({ id: 0, name: 'a record of about one hundred bytes', tags: ['x', 'y', 'z'], ok: true }).slice(0, 96) + ', ';

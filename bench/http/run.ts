@@ -36,8 +36,19 @@ const rounds = Number(values.rounds);
 const KEY = 'bench-http-key-unlimited';
 const pinning = pinLoadGenerator(values['no-pin'] !== true);
 
-async function measure(main: string, env: Record<string, string>, path: string, headers: Record<string, string>, body: string, nodeArgs: string[], sanity: boolean): Promise<LoadStats> {
-  const target = await startServerProcess(main, env, undefined, nodeArgs);
+interface Server {
+  name: string;
+  main: string;
+  env: Record<string, string>;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  profiled: boolean;
+}
+
+async function measure(server: Server, nodeArgs: string[], sanity: boolean): Promise<LoadStats> {
+  const { main, path, headers, body } = server;
+  const target = await startServerProcess(main, server.env, undefined, nodeArgs);
   try {
     pinning.server(target.pid);
     if (sanity && main !== ECHO_MAIN) {
@@ -53,16 +64,6 @@ async function measure(main: string, env: Record<string, string>, path: string, 
   } finally {
     await target.stop();
   }
-}
-
-interface Server {
-  name: string;
-  main: string;
-  env: Record<string, string>;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-  profiled: boolean;
 }
 
 const auth = { authorization: `Bearer ${KEY}` };
@@ -87,7 +88,7 @@ const results: LoadStats[][] = servers.map(() => []);
 for (let round = 0; round < rounds; round++) {
   for (const [i, server] of servers.entries()) {
     const profile = round === 0 && server.profiled && values['cpu-prof'] !== undefined ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
-    results[i]!.push(await measure(server.main, server.env, server.path, server.headers, server.body, profile, round === 0));
+    results[i]!.push(await measure(server, profile, round === 0));
   }
   process.stdout.write(`round ${round + 1}: ${servers.map((s, i) => `${s.name} ${Math.round(results[i]![round]!.requestsPerSecond)}`).join(', ')} req/s\n`);
 }

@@ -1,11 +1,12 @@
 // `node dist/bench/scale/forwarded-pushes.js [--against OTHER/dist/server/main.js] [--rounds N]
 // [--pushes N]`: the CPU a forwarded push costs, on its own. Two nodes on one Redis (WORKERS=1,
-// shared DATA_DIR so one key is one account on both); a session started on node a; pushes of ~98
-// bytes sent one at a time to node b, which forwards each to a. After 2,000 pushes of warm-up, each
-// round times N pushes (default 3,000) on a fresh session and reads both nodes' CPU from /proc.
-// bench:scale's push rows come right after its load rows on the same nodes, and moved 10–30% from
-// run to run with what the nodes were still doing; here nothing else runs. With --against, the
-// other build is measured the same way after this one, round for round alternating whole runs.
+// shared DATA_DIR so one key is one account on both); a session started on node a; pushes of
+// PUSH_CHUNK (bench/http/payload.ts, 86 bytes) sent one at a time to node b, which forwards each to
+// a. After 2,000 pushes of warm-up, each round times N pushes (default 3,000) on a fresh session and
+// reads both nodes' CPU from /proc. bench:scale's push rows come right after its load rows on the
+// same nodes, and moved 10–30% from run to run with what the nodes were still doing; here nothing
+// else runs. With --against, the other build is measured the same way after this one, round for
+// round alternating whole runs.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { freePort } from '../../test/helpers/postgres-server.js';
 import { startRedis } from '../../support/redis-server.js';
 import { JSONMEND_MAIN, startServerProcess } from '../../support/server-process.js';
+import { PUSH_CHUNK } from '../http/payload.js';
 import { printTable } from '../lib/table.js';
 import { median } from '../lib/timing.js';
 import { KeepAliveClient } from '../stream/keep-alive-client.js';
@@ -22,7 +24,6 @@ const { values } = parseArgs({ options: {
 } });
 const KEY = 'bench-forward-key-unlimited';
 const SECRET = 'bench-forward-cluster-secret-0123456789';
-const chunk = JSON.stringify({ id: 0, name: 'a record of about one hundred bytes', tags: ['x', 'y', 'z'], ok: true }).slice(0, 96) + ', ';
 // A node takes the directory at its word only once every node has written its entries again.
 const SETTLE_MS = 6_000;
 
@@ -40,7 +41,7 @@ async function measureBuild(main: string, pushes: number): Promise<Measured[]> {
     const clientB = await KeepAliveClient.open(b.url, `Bearer ${KEY}`);
     const round = async (n: number): Promise<Measured> => {
       const start = JSON.parse(await clientA.post('/v1/repair/stream/start', JSON.stringify({ echo_buffer: false }))) as { session_id: string };
-      const body = JSON.stringify({ session_id: start.session_id, chunk });
+      const body = JSON.stringify({ session_id: start.session_id, chunk: PUSH_CHUNK });
       const a0 = a.cpuSeconds();
       const b0 = b.cpuSeconds();
       const t0 = performance.now();
@@ -68,7 +69,7 @@ const results = builds.map(() => [] as Measured[]);
 for (let r = 0; r < Number(values.rounds); r++) {
   for (const [i, build] of builds.entries()) results[i]!.push(...await measureBuild(build.main, Number(values.pushes)));
 }
-process.stdout.write(`${values.pushes} pushes of ${Buffer.byteLength(chunk)} B through node b to node a per round; medians of ${results[0]!.length} rounds\n`);
+process.stdout.write(`${values.pushes} pushes of ${Buffer.byteLength(PUSH_CHUNK)} B through node b to node a per round; medians of ${results[0]!.length} rounds\n`);
 printTable(['build', 'node a CPU µs/push', 'node b CPU µs/push', 'both', 'wall µs/push'], builds.map((build, i) => {
   const rows = results[i]!;
   return [build.name, median(rows.map((m) => m.a)).toFixed(0), median(rows.map((m) => m.b)).toFixed(0), median(rows.map((m) => m.a + m.b)).toFixed(0), (median(rows.map((m) => m.wallMs)) * 1000).toFixed(0)];

@@ -14,7 +14,7 @@ import { startHaproxy } from '../../test/helpers/haproxy.js';
 import { freePort } from '../../test/helpers/postgres-server.js';
 import { startRedis } from '../../support/redis-server.js';
 import { KeepAliveClient } from '../stream/keep-alive-client.js';
-import { REPAIR_BODY } from '../http/payload.js';
+import { PUSH_CHUNK, REPAIR_BODY } from '../http/payload.js';
 import { runLoad, type LoadStats, type LoadTarget, type RequestSpec } from '../lib/load.js';
 import { cpuSecondsOf, JSONMEND_MAIN, startServerProcess, treeCpuSecondsOf, type ServerProcess } from '../../support/server-process.js';
 import { printTable } from '../lib/table.js';
@@ -120,8 +120,7 @@ printTable(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'node cores', 'node CPU µs
 // through b (which forwards to a), on one keep-alive connection each, one push at a time.
 const clientA = await KeepAliveClient.open(a.url, `Bearer ${KEY}`);
 const clientB = await KeepAliveClient.open(b.url, `Bearer ${KEY}`);
-const chunk = JSON.stringify({ id: 0, name: 'a record of about one hundred bytes', tags: ['x', 'y', 'z'], ok: true }).slice(0, 96) + ', ';
-const body = (id: string): string => JSON.stringify({ session_id: id, chunk });
+const body = (id: string): string => JSON.stringify({ session_id: id, chunk: PUSH_CHUNK });
 const latencies = { local: [] as number[], forwarded: [] as number[] };
 const cpu = { local: 0, forwarded: 0 };
 const BLOCK = 100;
@@ -144,7 +143,7 @@ for (let done = 0; done < 2 * pushes; done += BLOCK) {
     if (!answer.startsWith('{"state"')) throw new Error(`push failed: ${answer.slice(0, 200)}`);
   }
   cpu[which] += a.cpuSeconds() + b.cpuSeconds() - cpuBefore;
-  pushedBytes += BLOCK * Buffer.byteLength(chunk);
+  pushedBytes += BLOCK * Buffer.byteLength(PUSH_CHUNK);
 }
 clientA.close();
 clientB.close();
@@ -152,7 +151,7 @@ const stats = (list: number[]): { p50: number; p99: number; mean: number } => {
   const sorted = Float64Array.from(list).sort();
   return { p50: sorted[Math.floor(sorted.length / 2)]!, p99: sorted[Math.floor(sorted.length * 0.99)]!, mean: list.reduce((s, v) => s + v, 0) / list.length };
 };
-process.stdout.write(`\npush latency, ${Buffer.byteLength(chunk)}-byte chunks, ${pushes} pushes each, alternating blocks of ${BLOCK}\n`);
+process.stdout.write(`\npush latency, ${Buffer.byteLength(PUSH_CHUNK)}-byte chunks, ${pushes} pushes each, alternating blocks of ${BLOCK}\n`);
 printTable(['push', 'p50 ms', 'p99 ms', 'mean ms', 'CPU µs/push (both nodes)'], (['local', 'forwarded'] as const).map((which) => {
   const s = stats(latencies[which]);
   return [which === 'local' ? 'to the owner' : 'via the other node (forwarded)', s.p50.toFixed(3), s.p99.toFixed(3), s.mean.toFixed(3), ((cpu[which] / pushes) * 1e6).toFixed(0)];

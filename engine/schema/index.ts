@@ -38,23 +38,23 @@ let lastCompileMs: number | undefined;
 
 /**
  * Compiled form of a schema, from the cache when the same object or an equal schema was seen
- * before. Besides the object itself, the cache is keyed twice: by the schema's text as given (one native JSON.stringify: the cheap lookup for a
- * client that repeats its schema verbatim) and by its canonical text (sorted keys: reordered but
- * equal schemas share one compile). Both keys lead to the same entry.
+ * before. Besides the object itself, the cache is keyed twice: by the schema's text as given (one
+ * native JSON.stringify: the cheap lookup for a client that repeats its schema verbatim) and by its
+ * canonical text (sorted keys: reordered but equal schemas share one compile). Both keys lead to
+ * the same entry.
  */
 export function compiledSchema(schema: unknown): CompileResult {
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
     return invalidSchema('a schema must be a JSON object or a boolean');
   }
-  if (typeof schema === 'object') {
-    const seen = byObject.get(schema);
-    if (seen !== undefined) {
-      lastCompileMs = compileCosts.get(seen);
-      return seen;
-    }
+  if (typeof schema === 'boolean') return compiledByText(schema);
+  const seen = byObject.get(schema);
+  if (seen !== undefined) {
+    lastCompileMs = compileCosts.get(seen);
+    return seen;
   }
   const compiled = compiledByText(schema);
-  if (typeof schema === 'object') byObject.set(schema, compiled);
+  byObject.set(schema, compiled);
   return compiled;
 }
 
@@ -131,11 +131,11 @@ function compileOrExplain(text: string): CompileResult {
  * schema: the value is returned untouched.
  */
 export function applySchema(value: unknown, schema: unknown, mode: Mode): SchemaOutcome {
-  if (schema === undefined || schema === null) return { value, repairs: [], warnings: [], errors: [] };
+  if (schema === undefined || schema === null) return untouched(value);
   const compiled = compiledSchema(schema);
   if (!compiled.ok) return { value, repairs: [], warnings: [], errors: [compiled.error] };
   // A value the closed twin accepts is a fixed point of the walk (closed-schema.ts says why).
-  if (compiled.unchangedIfValid !== null && compiled.unchangedIfValid(value)) return { value, repairs: [], warnings: [], errors: [] };
+  if (compiled.unchangedIfValid !== null && compiled.unchangedIfValid(value)) return untouched(value);
   const sink = newSink();
   const env = new WalkEnv(compiled.model, mode === 'lenient' ? 'lenient' : 'strict', compiled.validatorAt);
   let repaired: unknown = value;
@@ -164,6 +164,11 @@ export function applySchema(value: unknown, schema: unknown, mode: Mode): Schema
   return { value: repaired, repairs: sink.repairs, warnings: sink.warnings, errors };
 }
 
+/** The outcome of a value the schema pass leaves as it is: no repairs, nothing to report. */
+function untouched(value: unknown): SchemaOutcome {
+  return { value, repairs: [], warnings: [], errors: [] };
+}
+
 function workLimitMessage(field: string): string {
   return `The schema pass reached its work limit choosing an anyOf/oneOf branch at "${field}" ` +
     '(trial repairs under each branch); from there values were not repaired, and the result does not ' +
@@ -186,7 +191,7 @@ export function warmUpSchemaCompiler(): void {
   };
   const compiled = compiledSchema(sample);
   if (compiled.ok) applySchema({ id: '1', name: 'x', tags: ['t'], kind: 'A', extra: null }, sample, 'strict');
-  cache.clear();
+  clearSchemaCache();
   lastCompileMs = undefined;
 }
 
