@@ -38,6 +38,21 @@ export function limitHeaders(answer: JsonAnswer): { limit: number; remaining: nu
 
 export const errorCodeOf = (answer: JsonAnswer): string | undefined => answer.body?.metadata?.errors?.[0]?.code;
 
+/**
+ * Sends until the rate limit refuses, at most `tries` times. A limit that refills (GCRA: one a second
+ * for a free key) may admit one more between a test's last refusal and its next request; that is
+ * the limit working, so the test counts it (`admitted`) and checks the refusal that follows.
+ */
+export async function untilRefused(send: () => Promise<JsonAnswer>, tries = 3): Promise<{ answer: JsonAnswer; admitted: number }> {
+  let admitted = 0;
+  let answer = await send();
+  while (admitted < tries - 1 && answer.status === 200 && answer.body?.success !== false && errorCodeOf(answer) === undefined) {
+    admitted++;
+    answer = await send();
+  }
+  return { answer, admitted };
+}
+
 /** Polls `check` every 20 ms; resolves with the ms it took, or Infinity past `limitMs`. */
 export async function msUntil(limitMs: number, check: () => Promise<boolean>): Promise<number> {
   const start = performance.now();

@@ -4,7 +4,7 @@
 // GET /v1/usage on either node counts the other node's requests within about two seconds. Both
 // contracts.
 import t from 'tap';
-import { demo, errorCodeOf, limitHeaders, msUntil, newKey, repairAs, usageOf } from '../accounts/http-helpers.js';
+import { demo, errorCodeOf, limitHeaders, msUntil, newKey, repairAs, untilRefused, usageOf } from '../accounts/http-helpers.js';
 import { startCluster } from './cluster-helpers.js';
 
 const FREE = newKey();
@@ -24,12 +24,14 @@ t.test('a free key: 60 a minute across both nodes, then RATE_LIMIT_EXCEEDED from
     else if (answer.body.success === true) allowed++;
     else t.fail(`unexpected answer ${JSON.stringify(answer.body)}`);
   }
+  // GCRA may refill one between the loop and this request: counted with the others.
+  const { answer: compact, admitted } = await untilRefused(() => repairAs(b.url, FREE, { content: '{"a":1' }));
+  allowed += admitted;
   const seconds = (performance.now() - started) / 1000;
   // GCRA refills one a second for free; nothing past that while Redis answers.
   const ceiling = 60 + Math.ceil(seconds);
   t.ok(allowed >= 60 && allowed <= ceiling, `${allowed} allowed over both nodes in ${seconds.toFixed(1)} s (60 to ${ceiling}; alone each node would allow 60)`);
   t.equal(refusedBy.size, 2, 'both nodes refuse');
-  const compact = await repairAs(b.url, FREE, { content: '{"a":1' });
   t.equal(compact.status, 429, 'compact: 429');
   t.match(compact.body, { error: /Rate limit exceeded: this key allows 60 requests per minute/, retryAfter: Number });
   t.equal(limitHeaders(compact).limit, 60);
