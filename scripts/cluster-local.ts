@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { JSONMEND_MAIN, startServerProcess, type ServerProcess } from '../support/server-process.js';
-import { startHaproxy } from '../test/helpers/haproxy.js';
-import { freePort, startPostgres } from '../test/helpers/postgres-server.js';
+import { startHaproxy } from '../support/haproxy.js';
+import { freePort } from '../support/free-port.js';
+import { startPostgres } from '../support/postgres-server.js';
 import { startRedis } from '../support/redis-server.js';
 
 const CLI = fileURLToPath(new URL('../cli/jsonmend.js', import.meta.url));

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort } from '../../test/helpers/postgres-server.js';
+import { freePort } from '../../support/free-port.js';
 import { startRedis } from '../../support/redis-server.js';
 import { JSONMEND_MAIN, startServerProcess } from '../../support/server-process.js';
 import { PUSH_CHUNK } from '../http/payload.js';

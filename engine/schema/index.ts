@@ -101,8 +101,10 @@ function compiledByText(schema: object | boolean): CompileResult {
  * serializing it again.
  */
 export function isSchemaTextCompiled(schemaText: string, schema?: unknown): boolean {
-  if (!cache.has(schemaText)) return false;
-  if (typeof schema === 'object' && schema !== null) byObject.set(schema, cache.get(schemaText)!);
+  if (typeof schema !== 'object' || schema === null) return cache.has(schemaText);
+  const entry = cache.get(schemaText);
+  if (entry === undefined) return false;
+  byObject.set(schema, entry);
   return true;
 }
 

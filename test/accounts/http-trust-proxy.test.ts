@@ -2,7 +2,7 @@
 // limit follows the client address in X-Forwarded-For, read right to left; what a client prepends
 // is not believed (in the same line or a line of its own), and IPv6 clients share a limit per /64.
 import t from 'tap';
-import { fetchFrom } from '../helpers/haproxy.js';
+import { fetchFrom } from '../../support/haproxy.js';
 import { startServer } from '../helpers/start-server.js';
 import { demo, errorCodeOf, limitHeaders } from './http-helpers.js';
 

@@ -1,7 +1,7 @@
 // Two real nodes (dist/server/main.js, via test/helpers/start-server.ts) sharing one real Redis and
 // one real PostgreSQL (test/helpers/*-server.ts), as the test/cluster/ files need them. Everything
 // is stopped by pid in teardown.
-import { startPostgres, type TestPostgres } from '../helpers/postgres-server.js';
+import { startPostgres, type TestPostgres } from '../../support/postgres-server.js';
 import { startRedis, type TestRedis } from '../../support/redis-server.js';
 import { runCli, type CliRun } from '../helpers/run-cli.js';
 import { startServer, type StartedServer } from '../helpers/start-server.js';

@@ -7,17 +7,10 @@ import t from 'tap';
 import { PEER_PATH } from '../../server/streaming/forwarding/peer-client.js';
 import { PeerReplayGuard, SENDER_TTL_MS } from '../../server/streaming/forwarding/peer-replay.js';
 import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
+import { freePort } from '../../support/free-port.js';
 import { startCluster } from './cluster-helpers.js';
 
 const KEY = 'forward-replay-key-a';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A TCP relay to `port` that records every byte sent through it towards the owner. */
 async function recordingRelay(targetPort: number): Promise<{ port: number; server: Server; recorded: () => Buffer; clear: () => void }> {

@@ -4,8 +4,8 @@
 // node drained, stopped, replaced and put back under load without a failed request, and a node
 // killed outright.
 import t from 'tap';
-import { fetchFrom, startHaproxy } from '../helpers/haproxy.js';
-import { freePort } from '../helpers/postgres-server.js';
+import { freePort } from '../../support/free-port.js';
+import { fetchFrom, startHaproxy } from '../../support/haproxy.js';
 import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
 import { startCluster } from './cluster-helpers.js';
 import { ConsoleClient } from '../web/helpers.js';

@@ -3,7 +3,7 @@
 // dies is restarted; SIGTERM to the primary drains them all. Without REDIS_URL it refuses to start.
 import http from 'node:http';
 import t from 'tap';
-import { freePort } from '../helpers/postgres-server.js';
+import { freePort } from '../../support/free-port.js';
 import { startRedis } from '../../support/redis-server.js';
 import { expectRefusal, startServer } from '../helpers/start-server.js';
 import { CLUSTER_SECRET } from './cluster-helpers.js';

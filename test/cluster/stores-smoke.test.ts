@@ -3,7 +3,7 @@
 import t from 'tap';
 import { connectPostgres } from '../../server/stores/postgres-connection.js';
 import { connectRedis, redisReady } from '../../server/stores/redis-connection.js';
-import { startPostgres } from '../helpers/postgres-server.js';
+import { startPostgres } from '../../support/postgres-server.js';
 import { startRedis } from '../../support/redis-server.js';
 
 t.test('redis-server on a unix socket answers through connectRedis, and a frozen one times out', async (t) => {

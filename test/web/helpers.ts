@@ -41,7 +41,7 @@ export class ConsoleClient {
   csrf = '';
   lastSetCookie = '';
 
-  /** `send`: another fetch (e.g. test/helpers/haproxy.ts fetchFrom, a client at another address). */
+  /** `send`: another fetch (e.g. support/haproxy.ts fetchFrom, a client at another address). */
   constructor(
     readonly base: string,
     readonly extraHeaders: Record<string, string | string[]> = {},

@@ -4,9 +4,9 @@
 // teardown by pid (SIGQUIT to the postmaster: an immediate shutdown), never by name.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 
 interface Teardown { teardown(fn: () => unknown): void }
 
@@ -23,17 +23,6 @@ export interface TestPostgres {
   start(): void;
   /** psql -c, as the postgres user, for assertions. */
   query(sql: string): string;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 }
 
 const asRoot = userInfo().uid === 0;

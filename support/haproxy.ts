@@ -8,10 +8,10 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './postgres-server.js';
+import { freePort } from './free-port.js';
 
-// From test/helpers (tests) or dist/test/helpers (bench:scale, compiled): the repository's own file.
-export const HAPROXY_CFG = [new URL('../../deploy/haproxy.cfg', import.meta.url), new URL('../../../deploy/haproxy.cfg', import.meta.url)]
+// From support/ (tests) or dist/support/ (benches, scripts, compiled): the repository's own file.
+export const HAPROXY_CFG = [new URL('../deploy/haproxy.cfg', import.meta.url), new URL('../../deploy/haproxy.cfg', import.meta.url)]
   .map((url) => fileURLToPath(url)).find((path) => existsSync(path)) ?? 'deploy/haproxy.cfg';
 
 interface Teardown { teardown(fn: () => unknown): void }
