@@ -66,6 +66,8 @@ export const REPAIR_KINDS = {
   read_text_as_value: { confidence: 'high', category: 'syntax' },
   found_value_in_prose: { confidence: 'low', category: 'syntax' },
   selected_candidate: { confidence: 'medium', category: 'syntax' },
+  // Healing (engine/heal/): empty tool-call arguments read as `{}` where the schema accepts it as is.
+  empty_input_as_object: { confidence: 'medium', category: 'syntax' },
   // Schema.
   type_coercion: { confidence: 'medium', category: 'schema' },
   removed_extra_field: { confidence: 'medium', category: 'schema' },

@@ -1,0 +1,101 @@
+// Healing one piece of model JSON for the gateway (a tool call's arguments, a JSON answer): the
+// engine's repair, answered as the text a client receives — the canonical JSON of the repaired
+// value (JSON.stringify, no whitespace), or the model's text untouched when the repair fails — and
+// a report of what changed. The streaming healer (json-healer.ts) sends the same text as deltas.
+import { makeWarning } from '../error-codes.js';
+import { repair } from '../repair.js';
+import { repairDetail } from '../scanner/repair-log.js';
+import type { Confidence, RepairDetail, RepairError, RepairResponse, Warning } from '../types.js';
+
+export interface HealReport {
+  /** The repair produced a value (schema-valid when a schema was given). */
+  success: boolean;
+  /** The worst confidence of the repairs; `high` when the text was valid as written. */
+  confidence: Confidence;
+  /** The healed value differs from what the model wrote (whitespace alone is not a repair). */
+  was_repaired: boolean;
+  syntax_repairs: RepairDetail[];
+  schema_repairs: RepairDetail[];
+  warnings: Warning[];
+  errors: RepairError[];
+}
+
+export interface HealResult {
+  /** What the client gets: canonical JSON of the repaired value, or the original text on failure. */
+  text: string;
+  report: HealReport;
+}
+
+export interface HealOptions {
+  schema?: object;
+  /** The upstream cut the answer (`finish_reason: "length"`): confidence is never `high`. */
+  truncated?: boolean;
+}
+
+export function healJson(text: string, opts?: HealOptions): HealResult {
+  return healed(text, repairFor(text, opts?.schema), opts?.truncated === true);
+}
+
+/** The engine's repair of `text`, with the empty-arguments reading (see emptyAsObject). */
+export function repairFor(text: string, schema: object | undefined): RepairResponse {
+  const response = repair(text, schema === undefined ? undefined : { schema });
+  if (response.success || schema === undefined || !isBlank(text)) return response;
+  return emptyAsObject(text, schema) ?? response;
+}
+
+/** The result a client receives for `text` given the engine's answer `response`. */
+export function healed(text: string, response: RepairResponse, truncated: boolean): HealResult {
+  const m = response.metadata;
+  const report: HealReport = {
+    success: response.success,
+    confidence: response.success && m.confidence !== 'n/a' ? m.confidence : 'low',
+    was_repaired: response.success && m.was_repaired,
+    syntax_repairs: m.syntax_repairs,
+    schema_repairs: m.schema_repairs,
+    warnings: m.warnings,
+    errors: m.errors,
+  };
+  if (truncated) capForTruncation(report);
+  return { text: response.success ? JSON.stringify(response.repaired) : text, report };
+}
+
+/**
+ * An answer the upstream cut at its token limit is never `high`: even when it parses, what the
+ * model would have written next is unknown. The engine's TRUNCATED_OUTPUT warning says so (once).
+ */
+function capForTruncation(report: HealReport): void {
+  if (report.confidence === 'high') report.confidence = 'medium';
+  if (!report.warnings.some((w) => w.code === 'TRUNCATED_OUTPUT')) {
+    report.warnings = report.warnings.concat(makeWarning('TRUNCATED_OUTPUT',
+      'The upstream stopped the answer at its output-token limit (finish_reason "length"): the JSON may be cut short.'));
+  }
+}
+
+/**
+ * Empty tool-call arguments (a model calling a tool without parameters often writes nothing): with
+ * a schema whose root accepts `{}` exactly as it is (an object with no required members), the
+ * arguments are `{}`; otherwise the repair's failure stands. Null when the schema does not accept it.
+ */
+function emptyAsObject(text: string, schema: object): RepairResponse | null {
+  const empty = repair('{}', { schema });
+  if (!empty.success || empty.metadata.was_repaired || empty.metadata.warnings.length > 0) return null;
+  // repair: empty arguments read as the empty object the schema accepts — a reading, not a certainty: medium
+  const detail = repairDetail('empty_input_as_object', 0, 1);
+  return {
+    success: true,
+    repaired: {},
+    metadata: {
+      ...empty.metadata,
+      confidence: detail.confidence,
+      was_repaired: true,
+      syntax_repairs: [detail],
+      repairs_applied: [detail],
+    },
+  };
+}
+
+function isBlank(text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) > 0x20) return false; // above space
+  return true;
+}
+
