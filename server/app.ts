@@ -29,6 +29,8 @@ import { RepairPool } from './batch/repair-pool.js';
 import { demoMessageFor, RepairRoute } from './batch/repair-route.js';
 import { InlineSchemaGate } from './batch/inline-schema-gate.js';
 import { statusRoutes } from './status/status-routes.js';
+import { gatewayRoutes, upstreamFor } from './gateway/gateway-routes.js';
+import type { UpstreamClient } from './gateway/upstream-client.js';
 import { Streaming } from './streaming/streaming.js';
 import { sharedConsole, webRoutes } from './web/web-routes.js';
 import type { RepairTaskSettings } from './batch/repair-task.js';
@@ -72,6 +74,8 @@ interface Services {
   metrics: Metrics;
   cluster: ClusterNode | null;
   streaming: Streaming;
+  /** The gateway's upstream pool (UPSTREAM_URL), or null. */
+  upstream: UpstreamClient | null;
 }
 
 interface Listening {
@@ -191,7 +195,7 @@ function createServices(config: Config, parts: ServerParts, logger: Logger, life
     metricSample(out, 'jsonmend_pool_tasks_cancelled_total', 'counter', 'Queued repairs dropped before they ran because their client went away.', pool.cancelledTasks);
     return out;
   });
-  return { pool, settings, metrics, cluster, streaming };
+  return { pool, settings, metrics, cluster, streaming, upstream: upstreamFor(config) };
 }
 
 /** The batch repair pool and the settings each of its workers receives once. */
@@ -239,6 +243,7 @@ function mountAll(app: TemplatedApp, ctx: HttpContext, uws: UwsIdentity, service
     { method: 'post', path: '/v1/demo/repair', name: demo.name, handler: jsonPostHandler(demo, ctx) },
     ...statusRoutes(ctx, pool, metrics, uws, parts.stores),
     ...streaming.routes(ctx),
+    ...gatewayRoutes(ctx, services.upstream),
     ...(cluster?.routes(ctx, streaming.sessions) ?? []),
     ...(parts.extraRoutes?.(ctx, pool) ?? []),
   ];
@@ -299,6 +304,7 @@ function makeShutdown(uws: LoadedUws['uws'], config: Config, lifecycle: Lifecycl
       await pool.close();
       await streaming.close();
       await cluster?.close();
+      await services.upstream?.close();
       logger.flush();
       return { drained };
     })();

@@ -8,7 +8,7 @@ import type { QuotaTracker } from './quota.js';
 export interface RequestRecorderOptions {
   quota: QuotaTracker;
   metadata: MetadataLog;
-  /** Routes whose served requests count as one repair each: a batch repair, a streaming session's start. */
+  /** Routes whose served requests count as one repair each: a batch repair, a streaming session's start, a gateway call. */
   countedRoutes?: readonly string[];
   /**
    * Routes that get a metadata row: the API endpoints. Probes, scrapes, web pages and requests for
@@ -23,6 +23,8 @@ export interface RequestRecorderOptions {
  */
 const NOT_CHARGED = new Set([
   'INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR', 'UNKNOWN_REPAIR_ERROR', 'SERVICE_UNAVAILABLE', 'aborted',
+  // The gateway's upstream gave no answer, or an error: nothing was healed.
+  'UPSTREAM_UNREACHABLE', 'UPSTREAM_TIMEOUT', 'UPSTREAM_ERROR', 'UPSTREAM_NOT_CONFIGURED',
 ]);
 
 export class RequestRecorder implements RequestObserver {
@@ -39,7 +41,7 @@ export class RequestRecorder implements RequestObserver {
   constructor(options: RequestRecorderOptions) {
     this.#quota = options.quota;
     this.#metadata = options.metadata;
-    this.#counted = new Set(options.countedRoutes ?? ['repair', 'stream_start']);
+    this.#counted = new Set(options.countedRoutes ?? ['repair', 'stream_start', 'chat_completions']);
     this.#logged = new Set(options.loggedRoutes ?? API_ROUTES);
   }
 

@@ -176,6 +176,27 @@ export function readPeerUrl(env: Env, name: string): string | undefined {
     'must be an http:// base URL without a path, such as http://10.0.0.5:8080', true)?.url.origin;
 }
 
+/**
+ * UPSTREAM_URL: the OpenAI-compatible base URL the gateway forwards to, ending in `/v1` (the gateway
+ * appends `/chat/completions`); http or https. Returned without a trailing slash. Never echoed: an
+ * operator may have put credentials in it.
+ */
+export function readUpstreamUrl(env: Env, name: string): string | undefined {
+  const raw = rawValue(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigProblem(name, 'must be an http:// or https:// base URL ending in /v1, such as https://api.openai.com/v1', undefined);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !path.endsWith('/v1') || url.search !== '' || url.hash !== '') {
+    throw new ConfigProblem(name, 'must be an http:// or https:// base URL ending in /v1, such as https://api.openai.com/v1', undefined);
+  }
+  return `${url.origin}${path}`;
+}
+
 /** `PROCESSES`: a whole number, or `auto` for one per core. */
 export function readProcesses(env: Env, name: string, cores: number): number {
   const raw = rawValue(env, name);

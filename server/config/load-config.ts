@@ -5,7 +5,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { MAX_SCHEMA_TEXT } from '../../engine/schema/limits.js';
 import {
-  ConfigProblem, readApiKeys, readPeerUrl, readChoice, readDatabaseUrl, readFlag, readHost, readInteger, readNodeId,
+  ConfigProblem, readApiKeys, readPeerUrl, readChoice, readDatabaseUrl, readUpstreamUrl, readFlag, readHost, readInteger, readNodeId,
   readProcesses, readProxyList, readRedisUrl, readSecret, readString, type Env, type SeedKey,
 } from './env-parsers.js';
 
@@ -50,6 +50,14 @@ export interface Config {
   readonly processIndex: number | undefined;
   /** Bearer token for GET /metrics and /health's details; null leaves /metrics open. */
   readonly metricsToken: string | null;
+  /** The gateway's OpenAI-compatible upstream (ends in /v1); undefined: /v1/chat/completions answers 503. */
+  readonly upstreamUrl: string | undefined;
+  /** Sent upstream as `Authorization: Bearer …`; null sends none (a local vLLM or Ollama). */
+  readonly upstreamApiKey: string | null;
+  /** How long the gateway waits for the upstream's headers, and then for each of its body's chunks. */
+  readonly upstreamTimeoutMs: number;
+  /** A caller may send its own upstream key in X-Upstream-Authorization (off: the operator's key only). */
+  readonly upstreamKeyFromCaller: boolean;
   /** JSONMEND_TEST_HOOKS=1 arms the worker's crash/sleep markers (server/config/worker-test-hooks.ts). */
   readonly testHooks: boolean;
 }
@@ -66,6 +74,8 @@ export const DEFAULTS = Object.freeze({
   INLINE_MAX_BYTES: 8_192,
   TASK_TIMEOUT_MS: 5_000,
   MAX_SESSIONS: 1_000,
+  // A model can think for minutes before its first token; a stream's gaps are far shorter.
+  UPSTREAM_TIMEOUT_MS: 600_000,
 });
 
 const MiB = 1024 * 1024;
@@ -142,6 +152,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: read(() => readChoice<LogLevel>(env, 'LOG_LEVEL', 'info', LOG_LEVELS), 'info'),
     metricsToken: read(() => readSecret(env, 'METRICS_TOKEN', 16, 256), null),
     testHooks: read(() => readFlag(env, 'JSONMEND_TEST_HOOKS', false), false),
+    upstreamUrl: read(() => readUpstreamUrl(env, 'UPSTREAM_URL'), undefined),
+    upstreamApiKey: read(() => readSecret(env, 'UPSTREAM_API_KEY', 1, 4096), null),
+    upstreamTimeoutMs: read(() => readInteger(env, 'UPSTREAM_TIMEOUT_MS', DEFAULTS.UPSTREAM_TIMEOUT_MS, 100, 3_600_000), DEFAULTS.UPSTREAM_TIMEOUT_MS),
+    upstreamKeyFromCaller: read(() => readFlag(env, 'UPSTREAM_KEY_FROM_CALLER', false), false),
     redisUrl: read(() => readRedisUrl(env, 'REDIS_URL'), undefined),
     databaseUrl: read(() => readDatabaseUrl(env, 'DATABASE_URL'), undefined),
     nodeId: read(() => readNodeId(env, 'NODE_ID'), undefined) ?? generatedNodeId(),

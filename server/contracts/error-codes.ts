@@ -49,6 +49,26 @@ export const ERROR_CODES = {
   },
   NOT_FOUND: { severity: 'critical', recoverable: false, message: 'No such endpoint.' },
   METHOD_NOT_ALLOWED: { severity: 'critical', recoverable: false, message: 'Method not allowed on this endpoint.' },
+  // The gateway (/v1/chat/completions), answered in the OpenAI error shape.
+  UPSTREAM_NOT_CONFIGURED: {
+    severity: 'critical', recoverable: false, message: 'The gateway has no upstream: the operator has not set UPSTREAM_URL.',
+    suggestion: 'Set UPSTREAM_URL to an OpenAI-compatible base URL ending in /v1.',
+  },
+  UPSTREAM_UNREACHABLE: {
+    severity: 'critical', recoverable: true, message: 'The upstream model API could not be reached.',
+    suggestion: 'Retry with exponential backoff.',
+  },
+  UPSTREAM_TIMEOUT: {
+    severity: 'critical', recoverable: true, message: 'The upstream model API did not answer in time (UPSTREAM_TIMEOUT_MS).',
+    suggestion: 'Retry, or ask the operator to raise UPSTREAM_TIMEOUT_MS.',
+  },
+  UPSTREAM_ERROR: {
+    severity: 'high', recoverable: true, message: 'The upstream model API answered with an error; its status and body are passed on.',
+  },
+  LOW_CONFIDENCE: {
+    severity: 'high', recoverable: true, message: 'A healed part of the answer is below the confidence asked for (X-Jsonmend-Min-Confidence).',
+    suggestion: 'Retry the request; the report says which part was repaired and how.',
+  },
   // Compact contract (spec: "Compact contract error codes").
   INVALID_JSON_SYNTAX: { severity: 'critical', recoverable: false, message: 'No recoverable JSON structure was found.' },
   MISSING_REQUIRED_FIELD: E.MISSING_REQUIRED_FIELD,

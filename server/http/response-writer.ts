@@ -1,5 +1,6 @@
 // Writes a whole answer. Every answer carries X-Request-ID, its Content-Type and nosniff. Call it
 // synchronously inside a uWS callback, or inside res.cork() after an await.
+import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from './load-uws.js';
 
 export type HeaderList = readonly (readonly [string, string])[];
@@ -28,6 +29,11 @@ const STATUS_LINES: Record<number, string> = {
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',
 };
+
+/** `404 Not Found`: the status line of any status (the gateway passes its upstream's on). */
+export function statusLine(status: number): string {
+  return STATUS_LINES[status] ?? `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
+}
 
 /** A large body written with tryEnd as the socket drains (uWS's onWritable protocol). */
 class PacedBody {
@@ -62,7 +68,7 @@ export function writeAnswer(
   paced = false,
 ): void {
   // uWS writes "200 OK" itself when no status was given: one native call less on most answers.
-  if (status !== 200) res.writeStatus(STATUS_LINES[status] ?? String(status));
+  if (status !== 200) res.writeStatus(statusLine(status));
   res.writeHeader('X-Request-ID', requestId);
   res.writeHeader('Content-Type', contentType);
   res.writeHeader('X-Content-Type-Options', 'nosniff');

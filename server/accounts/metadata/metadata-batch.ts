@@ -9,14 +9,14 @@ import type { Contract, LoggedConfidence, MetadataRow } from '../storage/account
 
 export const ENDPOINTS = [
   'other', '/v1/repair', '/v1/repair/stream/start', '/v1/repair/stream/push', '/v1/repair/stream/finalize',
-  '/v1/demo/repair', '/v1/usage',
+  '/v1/demo/repair', '/v1/usage', '/v1/chat/completions',
 ] as const;
 export const ENDPOINT_INDEX = new Map<string, number>(ENDPOINTS.map((e, i) => [e, i]));
 // The server's route names (server/batch, server/streaming) for the same endpoints.
 const ROUTE_PATHS = [
   ['repair', '/v1/repair'], ['demo', '/v1/demo/repair'], ['usage', '/v1/usage'],
   ['stream_start', '/v1/repair/stream/start'], ['stream_push', '/v1/repair/stream/push'],
-  ['stream_finalize', '/v1/repair/stream/finalize'],
+  ['stream_finalize', '/v1/repair/stream/finalize'], ['chat_completions', '/v1/chat/completions'],
 ] as const;
 for (const [route, path] of ROUTE_PATHS) ENDPOINT_INDEX.set(route, ENDPOINTS.indexOf(path));
 /** Route names of the API endpoints, the requests the metadata log is for. */
