@@ -75,6 +75,11 @@ export const WARNING_CODES = {
     message: 'The schema pass reached its work limit: from this field on, anyOf/oneOf branches were not tried for repairs (the result was still validated and matches the schema).',
     suggestion: 'Give anyOf/oneOf branches a distinguishing member (a const such as "type": {"const": "text"}) or distinct types.',
   },
+  STREAMED_PREFIX_KEPT: {
+    severity: 'high',
+    message: 'Healing kept the value the reply began with: read whole, the reply gives another value (a second value after the first, a member rewritten after it was read), but a stream of it had already sent the beginning.',
+    suggestion: 'Ask the model for one JSON value; /v1/repair reads the whole reply.',
+  },
 } as const satisfies Record<string, WarningEntry>;
 
 export type WarningCode = keyof typeof WARNING_CODES;

@@ -2,7 +2,8 @@
 // engine's repair, answered as the text a client receives — the canonical JSON of the repaired
 // value (JSON.stringify, no whitespace), or the model's text untouched when the repair fails — and
 // a report of what changed. The streaming healer (json-healer.ts) sends the same text as deltas.
-import { makeWarning } from '../error-codes.js';
+import { makeError, makeWarning } from '../error-codes.js';
+import { Commitment } from './commitment.js';
 import { repair } from '../repair.js';
 import { repairDetail } from '../scanner/repair-log.js';
 import type { Confidence, RepairDetail, RepairError, RepairResponse, Warning } from '../types.js';
@@ -33,7 +34,40 @@ export interface HealOptions {
 }
 
 export function healJson(text: string, opts?: HealOptions): HealResult {
-  return healed(text, repairFor(text, opts?.schema), opts?.truncated === true);
+  const commitment = new Commitment(opts?.schema);
+  commitment.push(text);
+  return settle(text, repairFor(text, opts?.schema), commitment, opts?.truncated === true, opts?.schema);
+}
+
+/**
+ * The answer for `text` given the engine's `response` and what a stream of it committed before its
+ * end (commitment.ts): the engine's answer when its text starts with what was committed. Otherwise
+ * the whole-text reading departs from the value the reply began with (a second value after the
+ * first, a member rewritten after it was read): what was committed stands, closed into a value
+ * (without a schema), or, with a schema, the model's text untouched (the commitment is a prefix of
+ * it) as a failure. Sending nothing twice costs this: the reply's first reading wins.
+ */
+export function settle(text: string, response: RepairResponse, commitment: Commitment, truncated: boolean, schema: object | undefined): HealResult {
+  const committed = commitment.committed;
+  const result = healed(text, response, truncated);
+  if (result.text.startsWith(committed)) return result;
+  const warning = makeWarning('STREAMED_PREFIX_KEPT');
+  const report = result.report;
+  report.warnings = report.warnings.concat(warning);
+  report.confidence = 'low';
+  if (schema !== undefined) {
+    report.success = false;
+    report.was_repaired = false;
+    if (report.errors.length === 0) {
+      report.errors = [makeError('UNRECOVERABLE_SYNTAX_ERROR', 'The whole reply reads as another value than the one its text began, which was already sent: the text is passed on as the model wrote it.')];
+    }
+    return { text, report };
+  }
+  // repair: the reply's first value, as far as it was read before the reading changed, closed
+  report.success = true;
+  report.was_repaired = true;
+  report.errors = [];
+  return { text: committed + commitment.closer(), report };
 }
 
 /** The engine's repair of `text`, with the empty-arguments reading (see emptyAsObject). */

@@ -1,5 +1,9 @@
-// The streaming healer: the same text healJson answers, sent as deltas while the model writes it.
-import { healJson, type HealResult } from './heal-json.js';
+// The streaming healer: the text healJson answers for the whole reply, sent as deltas while the
+// model writes it. Each push reads its delta once (the stream's scanner, commitment.ts) and sends
+// what is committed; finish runs the whole-text repair once and sends the rest (heal-json.ts
+// settle), which always starts with what was sent.
+import { Commitment } from './commitment.js';
+import { repairFor, settle, type HealResult } from './heal-json.js';
 
 export interface JsonHealer {
   /** Takes the model's next delta; returns the text to send now (may be ''). */
@@ -8,25 +12,46 @@ export interface JsonHealer {
   finish(opts?: { truncated?: boolean }): { delta: string; result: HealResult };
 }
 
-class HoldingHealer implements JsonHealer {
+/**
+ * Pushes are joined once they average fewer characters than this (stream.ts CONSOLIDATE_AT: each
+ * kept piece costs tens of bytes).
+ */
+const CONSOLIDATE_AT = 64;
+
+class StreamingHealer implements JsonHealer {
+  private readonly commitment: Commitment;
   private readonly chunks: string[] = [];
+  private total = 0;
   private finished = false;
-  constructor(private readonly schema: object | undefined) {}
+
+  constructor(private readonly schema: object | undefined) {
+    this.commitment = new Commitment(schema);
+  }
 
   push(delta: string): string {
     if (this.finished) throw new Error('push after finish');
+    if (typeof delta !== 'string') throw new TypeError('delta must be a string');
+    if (delta.length === 0) return '';
     this.chunks.push(delta);
-    return '';
+    this.total += delta.length;
+    if (this.chunks.length > CONSOLIDATE_AT && this.chunks.length * CONSOLIDATE_AT >= this.total) {
+      const flat = this.chunks.join('');
+      this.chunks.length = 0;
+      this.chunks.push(flat);
+    }
+    return this.commitment.push(delta);
   }
 
   finish(opts?: { truncated?: boolean }): { delta: string; result: HealResult } {
     if (this.finished) throw new Error('finish called twice');
     this.finished = true;
-    const result = healJson(this.chunks.join(''), { schema: this.schema, truncated: opts?.truncated });
-    return { delta: result.text, result };
+    const text = this.chunks.join('');
+    this.chunks.length = 0;
+    const result = settle(text, repairFor(text, this.schema), this.commitment, opts?.truncated === true, this.schema);
+    return { delta: result.text.slice(this.commitment.committed.length), result };
   }
 }
 
 export function createJsonHealer(opts?: { schema?: object }): JsonHealer {
-  return new HoldingHealer(opts?.schema);
+  return new StreamingHealer(opts?.schema);
 }
