@@ -142,6 +142,37 @@ export const SCHEMAS: Record<string, object> = {
   }),
 
   // Accounts and operations
+  // The gateway (/v1/chat/completions): its own errors, and the report it adds to an answer.
+  OpenAIError: closed(['error'], {
+    error: closed(['message', 'type', 'param', 'code'], {
+      message: str,
+      type: { type: 'string', description: 'invalid_request_error, authentication_error, rate_limit_error, server_error, upstream_error or jsonmend_low_confidence.' },
+      param: { type: ['string', 'null'] },
+      code: { type: ['string', 'null'], description: "The registry code in lower case (e.g. `invalid_api_key`, `upstream_unreachable`)." },
+    }),
+    jsonmend: ref('JsonmendReport'),
+  }),
+  JsonmendPart: closed(['confidence', 'repaired', 'success', 'syntax_repairs', 'schema_repairs', 'warnings', 'errors'], {
+    confidence: ref('Confidence'),
+    repaired: bool,
+    success: bool,
+    syntax_repairs: { type: 'array', items: ref('RepairDetail') },
+    schema_repairs: { type: 'array', items: ref('RepairDetail') },
+    warnings: { type: 'array', items: ref('Warning') },
+    errors: { type: 'array', items: ref('RepairError') },
+    index: int,
+    id: { type: ['string', 'null'] },
+    name: { type: ['string', 'null'] },
+  }, 'A healed part: the content of a choice, or one tool call (with its index, id and name).'),
+  JsonmendReport: closed(['confidence', 'min_confidence', 'meets_min_confidence', 'choices'], {
+    confidence: ref('Confidence'),
+    min_confidence: { type: ['string', 'null'], enum: ['medium', 'high', null] },
+    meets_min_confidence: bool,
+    choices: {
+      type: 'array',
+      items: closed(['index'], { index: int, content: ref('JsonmendPart'), tool_calls: { type: 'array', items: ref('JsonmendPart') } }),
+    },
+  }),
   UsageReport: closed(['tier', 'month', 'count', 'quota', 'remaining', 'resets_at'], {
     tier: { type: 'string', enum: [...TIER_NAMES] },
     month: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}$' },

@@ -116,6 +116,42 @@ export const OPENAPI_DOCUMENT = {
       ok: ['EnvelopeRepairResponse', 'CompactRepairSuccess', 'CompactFailure'],
       keyed: true,
     }, 'streamFinalize', 'streaming'),
+    '/v1/chat/completions': {
+      post: {
+        operationId: 'chatCompletions',
+        tags: ['gateway'],
+        summary: 'OpenAI-compatible chat completions, with the JSON healed (the gateway)',
+        description: 'The OpenAI Chat Completions wire format, forwarded to the operator\'s UPSTREAM_URL with the body as it came. Each tool call\'s `arguments` is healed against its tool\'s `parameters`, and `message.content` when `response_format` is `json_schema` or `json_object`; everything else passes untouched. The answer carries `X-Jsonmend-Confidence` and a `jsonmend` report (docs/gateway.md). With `stream: true` the answer is `text/event-stream` in OpenAI\'s chunk format, the report on the last chunk before `data: [DONE]`. Errors of the gateway itself are in the OpenAI error shape; the upstream\'s errors pass on with their status, body and Retry-After.',
+        security: [{ bearerAuth: [] }],
+        parameters: [
+          { name: 'X-Jsonmend-Min-Confidence', in: 'header', required: false, schema: { type: 'string', enum: ['medium', 'high'] },
+            description: 'Non-streaming: an answer whose healed parts are below it is a 422 `jsonmend_low_confidence`. Streaming: the last chunk\'s report says whether it was met.' },
+          { name: 'X-Upstream-Authorization', in: 'header', required: false, schema: { type: 'string' },
+            description: 'Only when the operator set UPSTREAM_KEY_FROM_CALLER=1: sent upstream as `Authorization` instead of UPSTREAM_API_KEY (e.g. `Bearer sk-...`).' },
+        ],
+        requestBody: { required: true, content: json({ type: 'object', description: 'An OpenAI Chat Completions request; every field is forwarded as it came.' }) },
+        responses: {
+          '200': {
+            description: 'The upstream\'s completion with its healed parts and a `jsonmend` member, or (stream: true) its chunks as server-sent events.',
+            headers: { ...RATE_HEADERS, 'X-Jsonmend-Confidence': header('Non-streaming: the worst confidence over the healed parts (`high` when there were none or they were valid as written).') },
+            content: {
+              ...json({ type: 'object', required: ['choices', 'jsonmend'], properties: { choices: { type: 'array' }, jsonmend: ref('JsonmendReport') } }),
+              'text/event-stream': { schema: { type: 'string' } },
+            },
+          },
+          '400': { description: 'The body is not a JSON object.', headers: REQUEST_ID, content: json(ref('OpenAIError')) },
+          '401': { description: 'Missing or invalid key (`invalid_api_key`).', headers: REQUEST_ID, content: json(ref('OpenAIError')) },
+          '413': { description: 'The body is over the body limit.', headers: REQUEST_ID, content: json(ref('OpenAIError')) },
+          '422': { description: 'Below X-Jsonmend-Min-Confidence: `jsonmend_low_confidence`, with the report.', headers: REQUEST_ID, content: json(ref('OpenAIError')) },
+          '429': { description: 'The key\'s rate limit (`rate_limit_exceeded`, with Retry-After), or the upstream\'s own 429 passed on.', headers: RATE_HEADERS, content: json(ref('OpenAIError')) },
+          '502': { description: 'The upstream could not be reached (`upstream_unreachable`).', headers: REQUEST_ID, content: json(ref('OpenAIError')) },
+          '503': { description: 'No UPSTREAM_URL is set (`upstream_not_configured`).', headers: REQUEST_ID, content: json(ref('OpenAIError')) },
+          '504': { description: 'The upstream did not answer within UPSTREAM_TIMEOUT_MS (`upstream_timeout`).', headers: REQUEST_ID, content: json(ref('OpenAIError')) },
+          default: { description: 'Any other status is the upstream\'s own error, passed on with its body.', headers: REQUEST_ID },
+          ...ROUTING_ERRORS,
+        },
+      },
+    },
     '/v1/usage': {
       get: {
         operationId: 'usage',
