@@ -8,6 +8,7 @@
 import { createJsonHealer, type JsonHealer } from '../../engine/heal/index.js';
 import type { ChatPlan } from './chat-request.js';
 import { ReportBuilder } from './heal-report.js';
+import { DeltaShapes, type DeltaShape } from './delta-shape.js';
 import type { SseEvent } from './sse-parser.js';
 
 type Json = Record<string, unknown>;
@@ -36,6 +37,7 @@ export class StreamRewriter {
   /** The envelope of the last chunk seen (id, object, created, model): the chunks this adds copy it. */
   #envelope: Json = { object: 'chat.completion.chunk' };
   #done = false;
+  readonly #shapes = new DeltaShapes();
 
   constructor(private readonly plan: ChatPlan, minConfidence: ReportBuilder['minConfidence']) {
     this.report = new ReportBuilder(minConfidence);
@@ -51,6 +53,11 @@ export class StreamRewriter {
     if (event.event === '' && event.data === '[DONE]') {
       this.#done = true;
       return `${this.finish()}data: [DONE]\n\n`;
+    }
+    const shape = event.event === '' ? this.#shapes.of(event.data) : null;
+    if (shape !== null) {
+      const spliced = this.#splice(event.data, shape);
+      if (spliced !== null) return spliced;
     }
     let chunk: unknown;
     try {
@@ -90,6 +97,21 @@ export class StreamRewriter {
     for (const [index, state] of this.#choices) if (!state.finished) out += this.#finishChoice(index, state, false, {});
     if (this.#choices.size === 0 && this.report.healedParts === 0 && this.#done === false) return out;
     return out + frameEvent('', JSON.stringify({ ...this.#envelope, choices: [], jsonmend: this.report.build() }));
+  }
+
+  /**
+   * A chunk of the common shape (delta-shape.ts): text passes as it is, a healed string is replaced
+   * by what its healer releases. Null when the general way must take it (its part not yet known).
+   */
+  #splice(data: string, shape: DeltaShape): string | null {
+    if (shape.tool < 0 && this.plan.content === null) return frameEvent('', data);
+    const state = this.#choices.get(shape.choice);
+    if (state === undefined || state.finished) return null;
+    const healer = shape.tool < 0 ? state.content : state.tools.get(shape.tool)?.healer;
+    if (healer === undefined || healer === null) return null;
+    const sent = healer.push(JSON.parse(data.slice(shape.start - 1, shape.end + 1)) as string);
+    if (sent === '' && shape.bare) return ''; // an empty delta with nothing else to say
+    return frameEvent('', `${data.slice(0, shape.start)}${JSON.stringify(sent).slice(1, -1)}${data.slice(shape.end)}`);
   }
 
   #stateOf(index: number): ChoiceState {

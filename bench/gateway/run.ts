@@ -1,0 +1,165 @@
+// `npm run bench:gateway`: the gateway beside a direct call to the same local upstream (a scripted
+// OpenAI-compatible server in this process, support/scripted-upstream.ts), one keep-alive
+// connection each, calls alternating so a slow spell of the machine lands on both alike.
+//   1. non-streaming: a completion whose tool call carries ~1 KB of broken arguments; the added
+//      latency is the gateway's percentile minus the direct one (targets p50 <= 1 ms, p99 <= 3 ms);
+//   2. server CPU per gateway call against a /v1/repair of the same text with the same schema (<= 1.5x);
+//   3. streaming: how long after the upstream wrote a passed-through chunk the client has it,
+//      through the gateway and directly (target: gateway p99 within 1 ms);
+//   4. in process: a healed delta through the stream rewriter (recognise the chunk, push, splice
+//      the healer's text in) against the engine's streaming push of the same delta (<= 2x), and
+//      against the healer's own push.
+// Options: --calls N (default 2000), --chunks N (streamed chunks, default 1000).
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+import { createJsonHealer, createStream } from '../../engine/index.js';
+import { SseParser } from '../../server/gateway/sse-parser.js';
+import { StreamRewriter } from '../../server/gateway/stream-rewriter.js';
+import { completion, ScriptedUpstream, streamChunks, writeJson } from '../../support/scripted-upstream.js';
+import { generateKey, installCleanup, startJsonmend, stopAll } from '../../support/server-process.js';
+import { printTable } from '../lib/table.js';
+import { measureInterleaved } from '../lib/timing.js';
+import { LLM_REPLY } from '../http/payload.js';
+
+const { values } = parseArgs({ options: { calls: { type: 'string', default: '2000' }, chunks: { type: 'string', default: '1000' } } });
+const CALLS = Number(values.calls);
+const CHUNKS = Number(values.chunks);
+installCleanup(() => {});
+
+// ~1 KB of broken arguments: the object of the HTTP bench's model reply, cut where the model stopped.
+const ARGUMENTS = LLM_REPLY.slice(LLM_REPLY.indexOf('{'));
+const SCHEMA = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, active: { type: 'boolean' } }, required: ['id'], additionalProperties: true };
+const TOOLS = [{ type: 'function', function: { name: 'save_customer', parameters: SCHEMA } }];
+const COMPLETION = JSON.stringify(completion([{ tool_calls: [{ id: 'call_1', name: 'save_customer', arguments: ARGUMENTS }] }], 'bench'));
+
+const upstream = await ScriptedUpstream.start();
+upstream.script('bench', (_req, res) => writeJson(res, 200, COMPLETION));
+const written = new Map<number, number>();
+upstream.script('stream', async (_req, res) => {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const chunks = streamChunks([{ content: 'x'.repeat(CHUNKS) }], (s) => s.split(''), 'stream');
+  for (let i = 0; i < chunks.length; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1)); // one event per write, as a model emits them
+    written.set(i, performance.now());
+    res.write(`data: ${chunks[i]}\n\n`);
+  }
+  res.end('data: [DONE]\n\n');
+});
+upstream.requests.length = 0;
+const KEY = generateKey();
+const server = await startJsonmend({ API_KEYS: `${KEY}:unlimited`, UPSTREAM_URL: upstream.url, WORKERS: '1', LOG_LEVEL: 'warn' });
+const upstreamOrigin = new URL(upstream.url).origin;
+const direct = new Pool(upstreamOrigin, { connections: 1 });
+const gateway = new Pool(server.url, { connections: 1 });
+const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+const chatBody = JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: 'save it' }], tools: TOOLS });
+
+async function timed(pool: Pool, path: string, body: string): Promise<number> {
+  const start = performance.now();
+  const answer = await pool.request({ path, method: 'POST', headers, body });
+  await answer.body.text();
+  if (answer.statusCode !== 200) throw new Error(`${path}: HTTP ${answer.statusCode}`);
+  return performance.now() - start;
+}
+
+const pct = (values: number[], q: number): number => {
+  const sorted = values.slice().sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+};
+const ms = (v: number): string => v.toFixed(3);
+
+// 1. Non-streaming latency, alternating direct / gateway.
+const check = JSON.parse(await (await gateway.request({ path: '/v1/chat/completions', method: 'POST', headers, body: chatBody })).body.text());
+process.stdout.write(`sanity: healed arguments ${check.choices[0].message.tool_calls[0].function.arguments.length} chars, confidence ${check.jsonmend.confidence}\n`);
+for (let i = 0; i < 200; i++) {
+  await timed(direct, '/v1/chat/completions', chatBody);
+  await timed(gateway, '/v1/chat/completions', chatBody);
+}
+const viaDirect: number[] = [];
+const viaGateway: number[] = [];
+for (let i = 0; i < CALLS; i++) {
+  viaDirect.push(await timed(direct, '/v1/chat/completions', chatBody));
+  viaGateway.push(await timed(gateway, '/v1/chat/completions', chatBody));
+}
+
+// 2. Server CPU per call: the gateway against /v1/repair of the same text and schema.
+const repairBody = JSON.stringify({ raw_output: ARGUMENTS, schema: SCHEMA });
+async function cpuPerCall(path: string, body: string): Promise<number> {
+  for (let i = 0; i < 200; i++) await timed(gateway, path, body);
+  const before = server.cpuSeconds();
+  for (let i = 0; i < CALLS; i++) await timed(gateway, path, body);
+  return ((server.cpuSeconds() - before) / CALLS) * 1e6;
+}
+const cpuRepair = await cpuPerCall('/v1/repair', repairBody);
+const cpuGateway = await cpuPerCall('/v1/chat/completions', chatBody);
+const cpuRepair2 = await cpuPerCall('/v1/repair', repairBody);
+
+// 3. Streaming pass-through: upstream write to client arrival, per chunk.
+async function chunkDelays(pool: Pool): Promise<number[]> {
+  written.clear();
+  const answer = await pool.request({ path: '/v1/chat/completions', method: 'POST', headers, body: JSON.stringify({ model: 'stream', stream: true, messages: [] }) });
+  const parser = new SseParser();
+  const delays: number[] = [];
+  let seq = 0;
+  for await (const part of answer.body) {
+    const now = performance.now();
+    for (const event of parser.push(part)) {
+      if (event.data === '[DONE]' || JSON.parse(event.data).choices.length === 0) continue;
+      delays.push(now - written.get(seq++)!);
+    }
+  }
+  return delays;
+}
+const streamDirect: number[] = [];
+const streamGateway: number[] = [];
+for (let round = 0; round < 3; round++) {
+  streamDirect.push(...await chunkDelays(direct));
+  streamGateway.push(...await chunkDelays(gateway));
+}
+
+// 4. A healed delta through the rewriter against the healer's push alone.
+const pieces = ARGUMENTS.match(/.{1,4}/gs)!;
+const events = streamChunks([{ tool_calls: [{ id: 'call_1', name: 'save_customer', arguments: ARGUMENTS }] }], (s) => s.match(/.{1,4}/gs)!, 'x')
+  .map((data) => ({ event: '', data }));
+const plan = { stream: true, toolSchemas: new Map<string, object>([['save_customer', SCHEMA]]), content: null };
+const [rewritten, pushed, streamed] = measureInterleaved([
+  () => {
+    const rewriter = new StreamRewriter(plan, null);
+    let n = 0;
+    for (const e of events) n += rewriter.rewrite(e).length;
+    return n + rewriter.finish().length;
+  },
+  () => {
+    const healer = createJsonHealer({ schema: SCHEMA });
+    let n = 0;
+    for (const p of pieces) n += healer.push(p).length;
+    return n + healer.finish().delta.length;
+  },
+  () => {
+    // The engine's streaming push (a /v1/repair/stream session's), progressive previews, same schema.
+    const stream = createStream({ schema: SCHEMA, preview: 'progressive', echoBuffer: false });
+    let n = 0;
+    for (const p of pieces) n += stream.push(p).complete ? 1 : 0;
+    return n + (stream.finalize().success ? 1 : 0);
+  },
+], { clock: 'cpu' });
+
+await direct.close();
+await gateway.close();
+await stopAll();
+await upstream.close();
+
+const addedP50 = pct(viaGateway, 0.5) - pct(viaDirect, 0.5);
+const addedP99 = pct(viaGateway, 0.99) - pct(viaDirect, 0.99);
+const cpuRatio = cpuGateway / ((cpuRepair + cpuRepair2) / 2);
+const perDelta = (m: { nsPerOp: number }): number => m.nsPerOp / pieces.length / 1000;
+printTable(['measure', 'direct / baseline', 'gateway', 'figure', 'target'], [
+  ['non-streaming latency p50 (ms), 1 KB arguments', ms(pct(viaDirect, 0.5)), ms(pct(viaGateway, 0.5)), `+${ms(addedP50)} ms`, '<= 1 ms'],
+  ['non-streaming latency p99 (ms)', ms(pct(viaDirect, 0.99)), ms(pct(viaGateway, 0.99)), `+${ms(addedP99)} ms`, '<= 3 ms'],
+  ['server CPU per call (µs): /v1/repair vs gateway', ((cpuRepair + cpuRepair2) / 2).toFixed(0), cpuGateway.toFixed(0), `${cpuRatio.toFixed(2)}x`, '<= 1.5x'],
+  ['passed-through chunk, upstream write to client, p50 (ms)', ms(pct(streamDirect, 0.5)), ms(pct(streamGateway, 0.5)), `+${ms(pct(streamGateway, 0.5) - pct(streamDirect, 0.5))} ms`, ''],
+  ['passed-through chunk, upstream write to client, p99 (ms)', ms(pct(streamDirect, 0.99)), ms(pct(streamGateway, 0.99)), `${ms(pct(streamGateway, 0.99))} ms`, '<= 1 ms'],
+  ['healed delta (µs CPU): engine streaming push vs gateway', perDelta(streamed!).toFixed(2), perDelta(rewritten!).toFixed(2), `${(rewritten!.nsPerOp / streamed!.nsPerOp).toFixed(2)}x`, '<= 2x'],
+  ['healed delta (µs CPU): the healer push alone vs gateway', perDelta(pushed!).toFixed(2), perDelta(rewritten!).toFixed(2), `${(rewritten!.nsPerOp / pushed!.nsPerOp).toFixed(2)}x`, ''],
+]);
+process.stdout.write(`${CALLS} calls each, ${streamGateway.length} streamed chunks each; ${pieces.length} deltas of 4 characters per stream\n`);
