@@ -139,7 +139,7 @@ const [rewritten, pushed, streamed] = measureInterleaved([
     // The engine's streaming push (a /v1/repair/stream session's), progressive previews, same schema.
     const stream = createStream({ schema: SCHEMA, preview: 'progressive', echoBuffer: false });
     let n = 0;
-    for (const p of pieces) n += stream.push(p).complete ? 1 : 0;
+    for (const p of pieces) n += stream.push(p).safe_to_emit ? 1 : 0;
     return n + (stream.finalize().success ? 1 : 0);
   },
 ], { clock: 'cpu' });
