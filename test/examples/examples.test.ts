@@ -11,6 +11,7 @@ import { generateApiKey } from '../../server/accounts/api-key.js';
 import { packAndInstall } from '../helpers/packed-packages.js';
 import { ROOT } from '../helpers/run-cli.js';
 import { startServer } from '../helpers/start-server.js';
+import { completion, ScriptedUpstream, sseText, streamChunks, writeJson, writeSse } from '../../support/scripted-upstream.js';
 
 const EXAMPLES = join(ROOT, 'examples');
 const run = promisify(execFile);
@@ -74,6 +75,26 @@ for (const [node, python] of [['node/repair.mjs', 'python/repair.py'], ['node/st
     }
   });
 }
+
+t.test('node/gateway.mjs: the openai client through the gateway, healed whole and streamed', async (t) => {
+  // A model that writes the arguments as Python would, with a trailing comma and the days as a string.
+  const upstream = await ScriptedUpstream.start();
+  t.teardown(() => upstream.close());
+  const call = [{ tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: "{'city': 'Paris', 'days': '3',}" }] }];
+  upstream.script('gpt-4o-mini', (req, res) => (req.body['stream'] === true
+    ? writeSse(res, [sseText(streamChunks(call, (s) => s.match(/.{1,5}/gs) ?? [], 'gpt-4o-mini'))])
+    : writeJson(res, 200, completion(call, 'gpt-4o-mini'))));
+  const gateway = await startServer(t, { API_KEYS: `${KEY}:unlimited`, UPSTREAM_URL: upstream.url });
+  ran.add('node/gateway.mjs');
+  // Run in place: `openai` resolves from the repository's node_modules (a user installs it).
+  const { stdout } = await run(process.execPath, [join(EXAMPLES, 'node', 'gateway.mjs')], { cwd: ROOT, env: { ...env, JSONMEND_URL: gateway.url }, timeout: 60_000 });
+  const lines = stdout.trim().split('\n');
+  t.equal(lines[0], '{"city":"Paris","days":3}');
+  t.equal(lines[1], 'confidence: medium');
+  t.ok(lines.includes('- get_weather: converted_single_quotes (high)'), lines.join('\n'));
+  t.ok(lines.includes('- get_weather: type_coercion (medium)'));
+  t.equal(lines.at(-1), 'streamed: {"city":"Paris","days":3}');
+});
 
 t.test('every example was run', async (t) => {
   const files = (readdirSync(EXAMPLES, { recursive: true }) as string[])
