@@ -5,6 +5,7 @@
 import { makeError, makeWarning } from '../error-codes.js';
 import { Commitment } from './commitment.js';
 import { completion } from './complete.js';
+import { stringEnd } from './json-text.js';
 import { repair } from '../repair.js';
 import { repairDetail } from '../scanner/repair-log.js';
 import type { Confidence, RepairDetail, RepairError, RepairResponse, Warning } from '../types.js';
@@ -167,13 +168,9 @@ function writtenInOrder(text: string, value: unknown): boolean {
     }
   }
   let colons = 0;
-  let inString = false;
   for (let k = 0; k < text.length; k++) {
     const c = text.charCodeAt(k);
-    if (inString) {
-      if (c === 0x5c) k++; // \ escapes the next character
-      else if (c === 0x22) inString = false; // "
-    } else if (c === 0x22) inString = true; // "
+    if (c === 0x22) k = stringEnd(text, k); // "
     else if (c === 0x3a) colons++; // :
   }
   return colons === members;
