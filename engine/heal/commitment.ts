@@ -15,6 +15,7 @@ import { Scanner } from '../scanner/scanner.js';
 import { compiledSchema } from '../schema/index.js';
 import { SchemaView } from '../preview/schema-view.js';
 import { CanonicalWriter } from './canonical-writer.js';
+import { stringEnd } from './json-text.js';
 
 /** Where the reply stands on the opening gate. */
 const GATE_WAITING = 0; // only whitespace so far
@@ -59,22 +60,15 @@ export class Commitment {
 
   /**
    * What closes the committed text into a whole value. Without a schema it is the writer's: whole
-   * members and brackets, so it ends between members and only brackets are missing (strings in it
-   * are whole and canonical: a quote inside one is escaped, so `"` toggles).
+   * members and brackets, so it ends between members and only brackets are missing (its strings
+   * are whole).
    */
   closer(): string {
     const open: number[] = [];
     const text = this.committed;
-    let inString = false;
     for (let k = 0; k < text.length; k++) {
-      const c = text.charCodeAt(k);
-      if (inString) {
-        if (c === 0x5c) k++; // \ escapes the next character
-        else if (c === 0x22) inString = false; // "
-        continue;
-      }
-      switch (c) {
-        case 0x22: inString = true; break; // "
+      switch (text.charCodeAt(k)) {
+        case 0x22: k = stringEnd(text, k); break; // " (a string: skipped whole)
         case 0x7b: open.push(0x7d); break; // { closes with }
         case 0x5b: open.push(0x5d); break; // [ closes with ]
         case 0x7d: case 0x5d: open.pop(); break; // } ]

@@ -4,6 +4,8 @@
 // a report of what changed. The streaming healer (json-healer.ts) sends the same text as deltas.
 import { makeError, makeWarning } from '../error-codes.js';
 import { Commitment } from './commitment.js';
+import { completion } from './complete.js';
+import { stringEnd } from './json-text.js';
 import { repair } from '../repair.js';
 import { repairDetail } from '../scanner/repair-log.js';
 import type { Confidence, RepairDetail, RepairError, RepairResponse, Warning } from '../types.js';
@@ -34,23 +36,36 @@ export interface HealOptions {
 }
 
 export function healJson(text: string, opts?: HealOptions): HealResult {
+  const response = repairFor(text, opts?.schema);
+  const truncated = opts?.truncated === true;
+  // Text that needed no repair, whose names are all distinct and none an array index, is what a
+  // stream commits to, member by member: its canonical text starts with any commitment, so the
+  // reading a stream would have made (a second pass) is not needed.
+  if (response.success && !response.metadata.was_repaired && writtenInOrder(text, response.repaired)) return healed(text, response, truncated);
   const commitment = new Commitment(opts?.schema);
   commitment.push(text);
-  return settle(text, repairFor(text, opts?.schema), commitment, opts?.truncated === true, opts?.schema);
+  return settle(text, response, commitment, truncated, opts?.schema);
 }
 
 /**
  * The answer for `text` given the engine's `response` and what a stream of it committed before its
- * end (commitment.ts): the engine's answer when its text starts with what was committed. Otherwise
- * the whole-text reading departs from the value the reply began with (a second value after the
- * first, a member rewritten after it was read): what was committed stands, closed into a value
- * (without a schema), or, with a schema, the model's text untouched (the commitment is a prefix of
- * it) as a failure. Sending nothing twice costs this: the reply's first reading wins.
+ * end (commitment.ts): the engine's answer when its canonical text starts with what was committed,
+ * or, without a schema, the engine's answer spelled on from the committed text (complete.ts: a name
+ * like an array index after others, a name given twice). Otherwise the whole-text reading departs
+ * from the value the reply began with (a second value after the first): what was committed stands,
+ * closed into a value (without a schema), or, with a schema, the model's text untouched (the
+ * commitment is a prefix of it) as a failure. Sending nothing twice costs this: the reply's first
+ * reading wins.
  */
 export function settle(text: string, response: RepairResponse, commitment: Commitment, truncated: boolean, schema: object | undefined): HealResult {
   const committed = commitment.committed;
   const result = healed(text, response, truncated);
   if (result.text.startsWith(committed)) return result;
+  if (schema === undefined && response.success) {
+    // The answer spelled from what was committed on: its members in the order written (complete.ts).
+    const rest = completion(committed, commitment.closer(), response.repaired);
+    if (rest !== null) return { text: committed + rest, report: result.report };
+  }
   const warning = makeWarning('STREAMED_PREFIX_KEPT');
   const report = result.report;
   report.warnings = report.warnings.concat(warning);
@@ -126,6 +141,39 @@ function emptyAsObject(text: string, schema: object): RepairResponse | null {
       repairs_applied: [detail],
     },
   };
+}
+
+// A member name JSON.stringify writes before the others (canonical-writer.ts INDEX_NAME).
+const INDEX_NAME = /^(?:0|[1-9]\d{0,9})$/;
+
+/**
+ * Whether JSON `text` (valid as written) spells `value` with every member where JSON.stringify
+ * writes it: no name given twice in an object (JSON.parse keeps the last silently) and none an array
+ * index (written first). Counts the text's colons outside strings against the value's members.
+ */
+function writtenInOrder(text: string, value: unknown): boolean {
+  let members = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (let k = 0; k < v.length; k++) stack.push(v[k]);
+      continue;
+    }
+    for (const name in v) {
+      if (INDEX_NAME.test(name)) return false;
+      members++;
+      stack.push((v as Record<string, unknown>)[name]);
+    }
+  }
+  let colons = 0;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x22) k = stringEnd(text, k); // "
+    else if (c === 0x3a) colons++; // :
+  }
+  return colons === members;
 }
 
 function isBlank(text: string): boolean {

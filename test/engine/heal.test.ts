@@ -132,6 +132,21 @@ t.test('what a stream began is kept when the whole reply reads otherwise', async
   t.equal(healJson('{"a":1}{"a":2}', { schema: { type: 'object', properties: { a: { type: 'number' } } } }).text, '{"a":1}', 'the first fits: it stands');
 });
 
+t.test('names JSON.stringify would move, names given twice: the value, members in the order written', async (t) => {
+  for (const [text, want] of [
+    ['{"name": "x", "2024": 5}', '{"name":"x","2024":5}'],
+    ['{"a": 1, "a": 2}', '{"a":1,"a":2}'],
+    ['{"o": {"a": 1, "7": 2, "b": [1, {"c": 1, "c": 3}]}}', '{"o":{"a":1,"7":2,"b":[1,{"c":3}]}}'],
+  ] as const) {
+    const r = healJson(text);
+    t.equal(r.text, want, text);
+    t.same(JSON.parse(r.text), JSON.parse(text), `${text}: parses to the value JSON.parse reads`);
+    t.equal(r.report.confidence, 'high');
+    t.equal(streamed(text, 1).joined, want, `${text}: streamed alike`);
+  }
+  t.equal(healJson('{"2024": 5, "name": "x"}').text, '{"2024":5,"name":"x"}', 'first: canonical as it is');
+});
+
 t.test('push after finish and finish twice throw', async (t) => {
   const h = createJsonHealer();
   h.push('{');
