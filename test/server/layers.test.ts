@@ -29,7 +29,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['contracts'],
   ['observe'],
   ['http', 'stores'],
-  ['accounts', 'batch'],
+  ['accounts', 'batch', 'gateway'],
   ['streaming', 'web', 'status'],
   ['app.js', 'process-primary.js'],
   ['main.js'],
