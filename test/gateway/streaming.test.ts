@@ -173,3 +173,23 @@ t.test('a non-streaming answer to a streaming request is healed whole', async (t
   });
   t.equal((await response.json()).choices[0].message.content, '{"a":1}');
 });
+
+t.test('an upstream that stalls mid-stream: the client gets an error event, then the end', async (t) => {
+  const impatient = await startServer(t, { API_KEYS: `${KEY}:unlimited`, UPSTREAM_URL: upstream.url, UPSTREAM_TIMEOUT_MS: '300' });
+  upstream.script('stall', async (req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(`data: ${streamChunks([{ content: 'x' }], (s) => [s], 'stall')[0]}\n\n`);
+    await req.aborted; // stalls until the gateway gives up and closes
+  });
+  const response = await fetch(`${impatient.url}/v1/chat/completions`, {
+    method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify({ model: 'stall', stream: true, messages: [] }),
+  });
+  const parser = new SseParser();
+  const data: string[] = [];
+  for await (const chunk of response.body!) for (const e of parser.push(chunk)) data.push(e.data);
+  t.equal(JSON.parse(data[0]!).choices[0].delta.role, 'assistant', 'the first chunk passed');
+  t.match(JSON.parse(data.at(-1)!), { error: { code: 'upstream_timeout', type: 'upstream_error' } });
+  const error = await new OpenAI({ baseURL: `${impatient.url}/v1`, apiKey: KEY, maxRetries: 0 }).chat.completions
+    .stream({ model: 'stall', messages: [] }).finalChatCompletion().catch((e: unknown) => e);
+  t.ok(error instanceof Error, 'the openai client raises it');
+});
