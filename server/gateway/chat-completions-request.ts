@@ -173,7 +173,15 @@ export class ChatCompletionsRequest extends BodyRequest {
       return;
     }
     const builder = new ReportBuilder(this.h.minConfidence);
-    const healed = healCompletion(raw, plan, builder);
+    let healed: string | null;
+    try {
+      healed = healCompletion(raw, plan, builder);
+    } catch (error) {
+      // A bug in the healing fails this request, not the process.
+      this.ctx.logger.log('error', 'healing failed', { requestId: this.h.requestId, route: ROUTE, fault: describeFault(error) });
+      this.#corked(() => this.#answerError(INTERNAL));
+      return;
+    }
     if (healed === null) {
       // Not a completion object: passed on untouched, as the upstream meant it.
       this.#corked(() => this.#write(status, type || JSON_TYPE, raw, this.#limitHeaders, 'ok'));
@@ -219,7 +227,16 @@ export class ChatCompletionsRequest extends BodyRequest {
     };
     body.on('data', (chunk: Buffer) => {
       let out = '';
-      for (const event of parser.push(chunk)) out += rewriter.rewrite(event);
+      try {
+        for (const event of parser.push(chunk)) out += rewriter.rewrite(event);
+      } catch (error) {
+        // A bug in the rewriting fails this stream, not the process: an error event, then the end.
+        this.ctx.logger.log('error', 'stream rewriting failed', { requestId: this.h.requestId, route: ROUTE, fault: describeFault(error) });
+        body.destroy();
+        send(out);
+        end(frameEvent('', openAiError(INTERNAL).body), 'INTERNAL_ERROR');
+        return;
+      }
       send(out);
     });
     const end = (tail: string, outcome: string): void => {
@@ -230,7 +247,17 @@ export class ChatCompletionsRequest extends BodyRequest {
       this.#record(200, outcome);
       this.answered();
     };
-    body.on('end', () => end(rewriter.done ? '' : rewriter.finish(), 'ok'));
+    body.on('end', () => {
+      let tail: string;
+      try {
+        tail = rewriter.done ? '' : rewriter.finish(); // an upstream that ended without [DONE]
+      } catch (error) {
+        this.ctx.logger.log('error', 'stream rewriting failed', { requestId: this.h.requestId, route: ROUTE, fault: describeFault(error) });
+        end(frameEvent('', openAiError(INTERNAL).body), 'INTERNAL_ERROR');
+        return;
+      }
+      end(tail, 'ok');
+    });
     body.on('error', (error: unknown) => {
       if (this.aborted) return;
       // Cut mid-stream (a stall past UPSTREAM_TIMEOUT_MS, a reset): an error event the clients raise.
