@@ -4,10 +4,11 @@
 // does; with and without the tool's schema) cut into token-sized deltas (3-5 characters), pushed
 // through createJsonHealer and through createStream (default options, and echoBuffer: false);
 // finish and finalize are timed apart. Rounds alternate the contenders; medians of the rounds.
+// Then healJson of the whole text beside repair() of it (the non-streaming gateway's engine cost).
 // Target (docs/gateway.md): a healed delta costs at most 2x a streaming push of that chunk.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createJsonHealer, createStream, type StreamOptions } from '../../engine/index.js';
+import { createJsonHealer, createStream, healJson, repair, type StreamOptions } from '../../engine/index.js';
 import { createRandom } from '../../support/random.js';
 
 setFlagsFromString('--expose-gc');
@@ -122,5 +123,28 @@ for (const [shape, text] of Object.entries(texts)) {
       `push ns/delta: healer ${h.toFixed(0)}, stream ${s.toFixed(0)} (${(h / s).toFixed(2)}x), stream echoBuffer:false ${q.toFixed(0)} (${(h / q).toFixed(2)}x) | ` +
       `finish ${ends(heal).toFixed(1)} us, finalize ${ends(stream).toFixed(1)} us`,
     );
+  }
+}
+
+/** Median over rounds of the mean time of `work` over `calls` calls, in microseconds. */
+function timeCalls(work: () => unknown, calls: number): number {
+  const rounds: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    collect();
+    const t0 = process.hrtime.bigint();
+    for (let k = 0; k < calls; k++) work();
+    rounds.push(Number(process.hrtime.bigint() - t0) / calls / 1000);
+  }
+  return median(rounds);
+}
+
+for (const [shape, text] of Object.entries(texts)) {
+  for (const schema of [undefined, SCHEMA]) {
+    const options = schema === undefined ? undefined : { schema };
+    timeCalls(() => healJson(text, options), 500); // warm up
+    timeCalls(() => repair(text, options), 500);
+    const h = timeCalls(() => healJson(text, options), 2000);
+    const r = timeCalls(() => repair(text, options), 2000);
+    console.log(`${shape.padEnd(8)} ${schema === undefined ? 'no schema' : 'schema   '} healJson ${h.toFixed(1)} us, repair ${r.toFixed(1)} us (${(h / r).toFixed(2)}x)`);
   }
 }

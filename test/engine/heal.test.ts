@@ -147,6 +147,22 @@ t.test('names JSON.stringify would move, names given twice: the value, members i
   t.equal(healJson('{"2024": 5, "name": "x"}').text, '{"2024":5,"name":"x"}', 'first: canonical as it is');
 });
 
+t.test('nesting deeper than the engine reads: the property holds, the report says what happened', async (t) => {
+  const text = '{"a": 1, "b": ' + '['.repeat(1005);
+  const plain = healJson(text);
+  t.match(plain.text, /^\{"a":1,"b":\[{900,}\]{900,}\}$/, 'what a stream had sent, closed');
+  t.doesNotThrow(() => JSON.parse(plain.text));
+  t.equal(plain.report.confidence, 'low');
+  t.ok(plain.report.warnings.some((w) => w.code === 'STREAMED_PREFIX_KEPT'));
+  const schema = healJson(text, { schema: { type: 'object' } });
+  t.equal(schema.text, text, 'with a schema: the text untouched');
+  t.equal(schema.report.success, false);
+  for (const size of [1, 5, 100]) {
+    t.equal(streamed(text, size).joined, plain.text, `${size}-character deltas`);
+    t.equal(streamed(text, size, { type: 'object' }).joined, text, `${size}-character deltas, schema`);
+  }
+});
+
 t.test('push after finish and finish twice throw', async (t) => {
   const h = createJsonHealer();
   h.push('{');
