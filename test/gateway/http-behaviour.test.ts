@@ -90,3 +90,23 @@ t.test('a client that does not read pauses the upstream; once it reads, everythi
   t.equal(written, TOTAL);
   t.ok(bytes > TOTAL * piece.length, 'every event reached the client');
 });
+
+t.test('a client that goes away before a whole answer aborts the upstream request too', async (t) => {
+  const server = await startServer(t, { API_KEYS: `${KEY}:pro`, UPSTREAM_URL: upstream.url });
+  let arrived: () => void = () => {};
+  const reached = new Promise<void>((resolve) => { arrived = resolve; });
+  let aborted: Promise<void> | null = null;
+  upstream.script('thinking', (req) => {
+    aborted = req.aborted; // never answers: a model still thinking
+    arrived();
+  });
+  const controller = new AbortController();
+  const response = fetch(`${server.url}/v1/chat/completions`, {
+    method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: JSON.stringify({ model: 'thinking', messages: [] }), signal: controller.signal,
+  }).catch(() => null);
+  await reached;
+  controller.abort();
+  await response;
+  await aborted;
+  t.pass('the upstream saw the request closed');
+});
