@@ -74,7 +74,8 @@ export class StreamRewriter {
       const index = typeof choice['index'] === 'number' ? choice['index'] : position;
       const state = this.#stateOf(index);
       const delta = isObject(choice['delta']) ? choice['delta'] : null;
-      const touched = delta !== null && this.#healDelta(state, delta);
+      // A delta after the choice finished (no upstream should send one) passes as it came.
+      const touched = delta !== null && !state.finished && this.#healDelta(state, delta);
       if (touched) modified = true;
       if (choice['finish_reason'] == null || state.finished) continue;
       // The healed deltas of the finishing chunk go out with what the healers still held, before it.
