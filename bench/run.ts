@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 import { runBench } from './suite/bench-run.js';
 import { stopLoad } from './lib/load.js';
 import { installCleanup, stopAll } from '../support/server-process.js';
-import { renderNotes, renderRows } from './suite/report.js';
+import { renderNotes, renderRows, REPORT_WIDTH } from './suite/report.js';
+import { renderAdvice, wrap } from './suite/advice.js';
 import { loadResults, renderComparison, saveResults } from './suite/results.js';
 import { renderSoak, runSoak } from './soak/run.js';
 import { runSweep } from './suite/sweep.js';
@@ -59,13 +60,14 @@ async function main(): Promise<number> {
   }
   const results = await runBench({ quick: values.quick, only: values.only?.split(',').map((id) => id.trim()) ?? null });
   const { machine } = results;
-  process.stdout.write(`jsonmend bench (${results.mode}): ${results.git.sha}${results.git.dirty ? '+dirty' : ''}, node ${results.node}, ` +
+  process.stdout.write(`${wrap(`jsonmend bench (${results.mode}): ${results.git.sha}${results.git.dirty ? '+dirty' : ''}, node ${results.node}, ` +
     `${machine.cpus} cores, load average ${machine.loadavgStart[0]} at start, ${machine.loadavgEnd[0]} at end, ` +
-    `${results.settings.seconds} s per row after ${results.settings.warmupSeconds} s warm-up\n\n`);
+    `${results.settings.seconds} s per row after ${results.settings.warmupSeconds} s warm-up`, REPORT_WIDTH, '  ')}\n\n`);
   if (machine.loadavgStart[0]! > machine.cpus / 2) {
-    process.stdout.write(`note: load average ${machine.loadavgStart[0]} on ${machine.cpus} cores before the run: other jobs share this machine, so figures are low and vary between runs\n\n`);
+    process.stdout.write(`${wrap(`note: load average ${machine.loadavgStart[0]} on ${machine.cpus} cores before the run: other jobs share this machine, so figures are low and vary between runs`, REPORT_WIDTH, '  ')}\n\n`);
   }
-  process.stdout.write(`${renderRows(results.rows)}\n\n${renderNotes(results.rows)}\n`);
+  const context = { cores: machine.cpus, loadavgStart: machine.loadavgStart[0]! };
+  process.stdout.write(`${renderRows(results.rows)}\n\n${renderAdvice(results.rows, context, REPORT_WIDTH)}\n\n${renderNotes(results.rows)}\n`);
   const path = saveResults(results, results.mode === 'quick' ? '-quick' : '');
   process.stdout.write(`\nresults: ${path}\n`);
   if (before !== null) process.stdout.write(`\n${renderComparison(before, results)}\n`);

@@ -17,7 +17,8 @@ usage:
                                      one JSON line each time it grows (NDJSON); the last line is
                                      the repaired JSON
     exit: 0 repaired; 1 nothing could be repaired (the error on stderr); 2 below --min-confidence;
-          64 bad usage or an unreadable file; 74 the output could not be written
+          64 bad usage or an unreadable file; 65 the --schema file is not a valid
+          JSON Schema; 74 the output could not be written
   jsonmend serve                     start the HTTP service (what \`npm start\` runs); configured by
                                      environment variables: PORT, HOST, DATA_DIR, WORKERS, …
                                      (docs/operations.md)

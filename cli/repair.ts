@@ -1,20 +1,25 @@
 // `jsonmend repair [FILE]`: the engine in this process (no server), the repaired JSON on stdout.
 // Exit codes are for scripts: 0 repaired, 1 nothing could be repaired (or the schema not met),
 // 2 repaired below --min-confidence (the JSON is still printed), 64 bad usage or unreadable input,
-// 74 the output could not be written (the sysexits.h codes EX_USAGE and EX_IOERR).
+// 65 a --schema file that is JSON but not a valid JSON Schema, 74 the output could not be written
+// (the sysexits.h codes EX_USAGE, EX_DATAERR and EX_IOERR).
 import { createReadStream, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createStream, repair } from '../engine/index.js';
 import type { Confidence, Mode, RepairResponse } from '../engine/index.js';
+import { compiledSchema } from '../engine/schema/index.js';
 
 export const EXIT_UNREPAIRABLE = 1;
 export const EXIT_LOW_CONFIDENCE = 2;
 export const EXIT_USAGE = 64;
+export const EXIT_BAD_SCHEMA = 65;
 export const EXIT_OUTPUT = 74;
 
 const RANK: Record<string, number> = { low: 1, medium: 2, high: 3 };
 
 class UsageError extends Error {}
+/** The schema file is JSON but not a schema: the file needs fixing, not the command line. */
+class SchemaError extends Error {}
 
 function readText(file: string | undefined): string {
   try {
@@ -32,6 +37,13 @@ function readSchema(file: string): unknown {
   } catch (error) {
     throw new UsageError(`--schema ${file} is not JSON: ${(error as Error).message}`);
   }
+}
+
+/** Compiled once here (the engine caches it by object, so the repair reuses it). */
+function checkSchema(file: string, schema: unknown): unknown {
+  const compiled = compiledSchema(schema);
+  if (!compiled.ok) throw new SchemaError(`--schema ${file} is not a valid JSON Schema: ${compiled.error.message.replace(/^Invalid schema: /, '')}`);
+  return schema;
 }
 
 interface Invocation {
@@ -65,7 +77,7 @@ function readArgs(argv: string[]): Invocation {
   if (values.stream === true && values.pretty === true) throw new UsageError('--stream writes one JSON line per preview: it takes no --pretty');
   return {
     file: positionals[0] === '-' ? undefined : positionals[0],
-    schema: values.schema === undefined ? undefined : readSchema(values.schema),
+    schema: values.schema === undefined ? undefined : checkSchema(values.schema, readSchema(values.schema)),
     mode,
     pretty: values.pretty === true,
     report: values.report === true,
@@ -89,7 +101,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`jsonmend repair: ${(error as Error).message}\n${usage ? 'see jsonmend --help\n' : ''}`);
-    return EXIT_USAGE;
+    return error instanceof SchemaError ? EXIT_BAD_SCHEMA : EXIT_USAGE;
   }
   let response: RepairResponse;
   /** --stream: the last preview line written, so the final value is not written twice. */
@@ -168,10 +180,18 @@ async function streamPreviews(invocation: Invocation): Promise<{ response: Repai
  * write error (a full disk) is returned.
  */
 function write(text: string): Promise<Error | null> {
+  // Both report a failed write: the callback, then the stream's 'error' (unhandled, it would crash).
+  // One listener for the whole run, not one per write: --stream writes once per preview, and a
+  // listener per write would pass Node's limit of ten (MaxListenersExceededWarning).
+  if (!stdoutGuarded) {
+    process.stdout.on('error', () => {}); // the write's callback has the error; this only keeps it from crashing
+    stdoutGuarded = true;
+  }
   return new Promise((resolve) => {
-    const settle = (error: NodeJS.ErrnoException | null | undefined): void => resolve(error == null || error.code === 'EPIPE' ? null : error);
-    // Both report a failed write: the callback, then the stream's 'error' (unhandled, it would crash).
-    process.stdout.once('error', settle);
-    process.stdout.write(text + '\n', settle);
+    process.stdout.write(text + '\n', (error: NodeJS.ErrnoException | null | undefined) => {
+      resolve(error == null || error.code === 'EPIPE' ? null : error);
+    });
   });
 }
+
+let stdoutGuarded = false;

@@ -35,6 +35,8 @@ export interface ServerProcess {
   stderr(): string;
   /** CPU seconds (user + system, all threads) used so far. */
   cpuSeconds(): number;
+  /** CPU seconds of the main thread alone: the uWS thread that parses, answers and repairs inline. */
+  httpThreadCpuSeconds(): number;
   /** Whether the process has exited. */
   exited(): boolean;
   /** Sends the signal and resolves with the exit; SIGKILL after `graceMs`. Removes the folder. */
@@ -96,7 +98,16 @@ async function stopChild(entry: Child, signal: NodeJS.Signals, graceMs: number):
 
 /** CPU seconds (user + system, all threads) a process has used so far. */
 export function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/** CPU seconds of a process's main thread (its task id is the process id). */
+export function mainThreadCpuSecondsOf(pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuSeconds(path: string): number {
+  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime + stime
 }
 
@@ -132,6 +143,7 @@ export async function startServerProcess(main: string, env: Record<string, strin
         stdout: () => output(entry, 'stdout'),
         stderr: () => output(entry, 'stderr'),
         cpuSeconds: () => cpuSecondsOf(child.pid!),
+        httpThreadCpuSeconds: () => mainThreadCpuSecondsOf(child.pid!),
         exited: () => !isRunning(child),
         stop: (signal = 'SIGTERM', graceMs = 8_000) => stopChild(entry, signal, graceMs),
       };

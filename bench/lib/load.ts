@@ -71,6 +71,8 @@ export interface LoadStats {
   errors: number;
   non2xx: number;
   serverCores: number;
+  /** Cores used by the server's HTTP (main, uWS) thread alone; absent when the target has several. */
+  httpThreadCores?: number;
   loadgenCores: number;
 }
 
@@ -149,7 +151,7 @@ async function drive(instance: AutocannonInstance): Promise<AutocannonResult> {
 }
 
 /** What a run reads of its target: one server, or several measured as one (their CPU summed). */
-export type LoadTarget = Pick<ServerProcess, 'url' | 'cpuSeconds' | 'exited'>;
+export type LoadTarget = Pick<ServerProcess, 'url' | 'cpuSeconds' | 'exited'> & Partial<Pick<ServerProcess, 'httpThreadCpuSeconds'>>;
 
 export async function runLoad(server: LoadTarget, spec: LoadSpec): Promise<LoadStats> {
   if (spec.warmupSeconds > 0) await drive(autocannon(options(spec, spec.warmupSeconds, false)));
@@ -157,6 +159,7 @@ export async function runLoad(server: LoadTarget, spec: LoadSpec): Promise<LoadS
   recorded = 0;
   repairedInputBytes = 0;
   const serverCpuBefore = server.cpuSeconds();
+  const httpCpuBefore = server.httpThreadCpuSeconds?.();
   const ownCpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   const instance = autocannon(options(spec, spec.seconds, true));
@@ -171,6 +174,7 @@ export async function runLoad(server: LoadTarget, spec: LoadSpec): Promise<LoadS
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const ownCpu = process.cpuUsage(ownCpuBefore);
   const serverCpu = server.cpuSeconds() - serverCpuBefore;
+  const httpCpu = httpCpuBefore === undefined ? undefined : server.httpThreadCpuSeconds!() - httpCpuBefore;
   if (server.exited()) throw new Error(`the server at ${server.url} exited during the run`);
 
   const all = latencies.subarray(0, recorded);
@@ -190,6 +194,7 @@ export async function runLoad(server: LoadTarget, spec: LoadSpec): Promise<LoadS
     errors: result.errors, // autocannon counts timeouts among its errors
     non2xx: result.non2xx,
     serverCores: serverCpu / seconds,
+    ...(httpCpu === undefined ? {} : { httpThreadCores: httpCpu / seconds }),
     loadgenCores: (ownCpu.user + ownCpu.system) / 1e6 / seconds,
   };
 }

@@ -1,7 +1,7 @@
 // The bench's one table, and the notes under it.
-import { renderTable } from '../lib/table.js';
 import { LOADGEN_BOUND_CORES } from '../lib/load.js';
 import type { Row } from './rows.js';
+import { wrap } from './advice.js';
 
 export function formatMs(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '-';
@@ -16,56 +16,49 @@ export function formatRate(value: number | undefined): string {
 }
 
 function result(row: Row): string {
-  if (row.status === 'unavailable') return 'unavailable';
-  if (row.status !== 'measured') return `FAIL (${row.status})`;
+  if (row.status === 'unavailable') return 'n/a';
+  if (row.status !== 'measured') return 'FAIL';
   if (row.pass === null) return '-';
-  if (row.pass) return 'pass';
-  return `FAIL (${row.targets.filter((t) => !t.pass).map((t) => t.text).join('; ')})`;
+  return row.pass ? 'pass' : 'FAIL';
 }
 
-const HEADERS = [
-  'scenario', 'conn/pipe', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'errors', 'non-2xx', 'refused/failed',
-  'of echo', 'MB/s repaired', 'cores srv/lg', 'srv µs/req', 'bound', 'target', 'result',
-];
+/** The terminal width the table and notes are made for (details stay in the results file). */
+export const REPORT_WIDTH = 96;
 
+const HEADERS = ['row', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'ref/fail', 'echo', 'cores srv/http/lg', 'result'];
+const RIGHT = new Set([1, 2, 3, 4, 5, 6]);
+
+/** One line per row, columns two spaces apart; rows are named by id (labels in the legend below). */
 export function renderRows(rows: readonly Row[]): string {
   const cells = rows.map((row) => {
     const measured = row.status === 'measured';
+    const http = row.httpThreadCores === undefined ? '-' : row.httpThreadCores.toFixed(2);
     return [
-      row.label,
-      `${row.connections}/${row.pipelining}`,
+      row.id,
+      String(row.connections),
       measured ? formatRate(row.requestsPerSecond) : '-',
       formatMs(row.latency?.p50),
-      formatMs(row.latency?.p90),
       formatMs(row.latency?.p99),
-      formatMs(row.latency?.p999),
-      measured ? String(row.errors) : '-',
-      measured ? String(row.non2xx) : '-',
       measured ? `${row.refused}/${row.failed}` : '-',
       row.echoFraction === undefined || row.echoFraction === null ? '-' : `${Math.round(row.echoFraction * 100)}%`,
-      measured && (row.inputMBps ?? 0) > 0 ? formatRate(row.inputMBps) : '-',
-      measured ? `${row.serverCores!.toFixed(2)}/${row.loadgenCores!.toFixed(2)}` : '-',
-      row.serverMicrosPerRequest === undefined ? '-' : formatRate(row.serverMicrosPerRequest),
-      row.bound ?? '-',
-      row.targets.map((t) => t.text).join('; ') || '-',
+      measured ? `${row.serverCores!.toFixed(2)}/${http}/${row.loadgenCores!.toFixed(2)}` : '-',
       result(row),
     ];
   });
-  return renderTable(HEADERS, cells);
+  const widths = HEADERS.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: readonly string[]): string =>
+    c.map((cell, i) => (RIGHT.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(HEADERS), ...cells.map(line)].join('\n');
 }
 
-export function renderNotes(rows: readonly Row[]): string {
+export function renderNotes(rows: readonly Row[], width = REPORT_WIDTH): string {
   const lines = [
-    `conn/pipe: autocannon connections / pipelining. refused/failed: HTTP 200 answers that said SERVICE_UNAVAILABLE / any other failure (read from the body).`,
-    `cores srv/lg: CPU cores used by the server / by the load generator (this process) during the run. bound: "loadgen" when autocannon used >= ${LOADGEN_BOUND_CORES} core`,
-    `  (it is single-threaded, so the server was not the limit), "cpu" when server + load generator filled the machine.`,
-    `srv µs/req: server CPU time per answer (all its threads), steadier than req/s when other jobs share the machine.`,
-    `of echo: req/s over the echo server's, measured just before the row with the same body and connections (the start/end echo rows show the drift).`,
-    `MB/s repaired: input megabytes (10^6 bytes) of repaired requests per second (echo rows: echoed).`,
+    'conn: autocannon connections. ref/fail: HTTP 200 answers that said SERVICE_UNAVAILABLE / any other failure ' +
+      '(read from the body). echo: req/s over a bare uWS echo server with the same body and connections.',
+    `cores srv/http/lg: CPU cores used by the server (all threads) / its HTTP thread / the load generator; ` +
+      `the load generator at >= ${LOADGEN_BOUND_CORES} core was the bound, not the server.`,
+    'Targets, latency percentiles, MB/s and µs per answer are in the results file.',
+    ...rows.map((row) => `${row.id}: ${row.label}${row.reason === undefined ? '' : ` (${row.status}: ${row.reason})`}${row.note === undefined ? '' : `; ${row.note}`}`),
   ];
-  for (const row of rows) {
-    if (row.reason !== undefined) lines.push(`- ${row.label}: ${row.status}: ${row.reason}`);
-    if (row.note !== undefined) lines.push(`- ${row.label}: ${row.note}`);
-  }
-  return lines.join('\n');
+  return lines.map((line) => wrap(line, width, '  ')).join('\n');
 }

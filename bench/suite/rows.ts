@@ -34,6 +34,8 @@ export interface Row {
   ceilingRequestsPerSecond?: number | null;
   echoFraction?: number | null;
   serverCores?: number;
+  /** Cores of the server's HTTP (uWS) thread alone: near 1, it is the limit whatever WORKERS says. */
+  httpThreadCores?: number;
   loadgenCores?: number;
   /** Server CPU per answer, in µs: steadier than req/s on a shared machine. */
   serverMicrosPerRequest?: number;
@@ -89,6 +91,7 @@ export function measuredRow(
     ceilingRequestsPerSecond: ceilingRps,
     echoFraction: ceilingRps === null || ceilingRps <= 0 ? null : stats.requestsPerSecond / ceilingRps,
     serverCores: stats.serverCores,
+    ...(stats.httpThreadCores === undefined ? {} : { httpThreadCores: stats.httpThreadCores }),
     loadgenCores: stats.loadgenCores,
     serverMicrosPerRequest: stats.requestsPerSecond > 0 ? (stats.serverCores * 1e6) / stats.requestsPerSecond : undefined,
     bound: boundBy(stats, cores),

@@ -21,7 +21,8 @@ export const ERROR_CODES = {
   INVALID_REQUEST: E.INVALID_REQUEST,
   PAYLOAD_TOO_LARGE: {
     severity: 'critical', recoverable: false, message: 'Input is larger than the payload limit (MAX_PAYLOAD_BYTES).',
-    suggestion: 'Send less UTF-8 than the limit, or stream it in chunks.',
+    // Not "stream it": a streaming session's buffer has the same limit (docs/operations.md).
+    suggestion: 'Send less UTF-8 than the limit; a streaming session holds no more. Split the input, or raise MAX_PAYLOAD_BYTES on your own server.',
   },
   UNRECOVERABLE_SYNTAX_ERROR: E.UNRECOVERABLE_SYNTAX_ERROR,
   SCHEMA_VALIDATION_FAILED: E.SCHEMA_VALIDATION_FAILED,

@@ -45,6 +45,25 @@ t.test('--stream writes a line per grown preview while stdin is still open', asy
   t.same(rest, [], 'the final value is not written twice');
 });
 
+t.test('--stream writes many previews without piling up listeners (no MaxListenersExceededWarning)', async (t) => {
+  const child = spawn(process.execPath, [CLI, 'repair', '--stream'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const members = 30;
+  for (let i = 0; i < members; i++) {
+    // Each member completes one more value: one more preview line, written before the next chunk.
+    child.stdin!.write(`${i === 0 ? '{' : ''}"k${i}": ${i}, `);
+    const line = await lines.next();
+    t.match(line.value, new RegExp(`"k${i}":${i}}$`), `preview ${i + 1}`);
+  }
+  child.stdin!.end('}');
+  for (let next = await lines.next(); next.done !== true; next = await lines.next());
+  t.equal(await exited, 0);
+  t.notMatch(stderr, /MaxListeners|Warning/, `${members} previews, no warning`);
+});
+
 t.test('--stream with a truncated reply ends on finalize\'s value; --pretty is refused', async (t) => {
   const out = await runCli(['repair', '--stream'], { stdin: '{"a": [1, 2' });
   t.equal(out.code, 0);

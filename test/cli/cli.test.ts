@@ -1,4 +1,4 @@
-// The `jsonmend` command as a real process: `repair` (stdin or a file; exit codes 0, 1, 2, 64 and
+// The `jsonmend` command as a real process: `repair` (stdin or a file; exit codes 0, 1, 2, 64, 65 and
 // what goes to stdout and stderr), `--help`, `serve` (the real server), and `npx jsonmend`.
 import t from 'tap';
 import { execFile, spawn } from 'node:child_process';
@@ -84,6 +84,25 @@ t.test('bad usage: a message and exit 64', async (t) => {
     t.equal(out.stdout, '');
     t.ok(out.stderr.length > 0);
   }
+});
+
+t.test('a schema file that is JSON but not a valid schema: its own exit 65, before any input is read', async (t) => {
+  for (const [name, schema, reason] of [
+    ['type-5.json', '{"type": 5}', /schema\/type must be/],
+    ['array.json', '[{"type": "object"}]', /a schema must be a JSON object or a boolean/],
+    ['draft.json', '{"$schema": "https://example.com/my-draft"}', /unsupported \$schema/],
+  ] as const) {
+    for (const stream of [[], ['--stream']]) {
+      const out = await jsonmend(['repair', ...stream, '--schema', file(name, schema)], '{"a": 1}');
+      t.equal(out.code, 65, `${name} ${stream.join(' ')}`);
+      t.equal(out.stdout, '');
+      t.match(out.stderr, new RegExp(`--schema .*${name} is not a valid JSON Schema: `));
+      t.match(out.stderr, reason);
+    }
+  }
+  const valid = await jsonmend(['repair', '--schema', file('true.json', 'true')], '{"a": 1}');
+  t.equal(valid.code, 0, 'true is a schema');
+  t.match((await jsonmend(['--help'])).stdout, /65 the --schema file is not a valid/);
 });
 
 t.test('output: a reader that closes the pipe early is no error; a write that fails is exit 74', async (t) => {

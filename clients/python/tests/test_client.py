@@ -4,6 +4,7 @@ JSONMEND_TTL_URL: the same service with a short SESSION_TTL_MS). `npm test` star
 `JSONMEND_URL=... JSONMEND_KEY=... JSONMEND_TTL_URL=... python3 -m unittest discover -s tests`."""
 from __future__ import annotations
 
+import json
 import os
 import time
 import unittest
@@ -236,6 +237,84 @@ class Streaming(unittest.TestCase):
         with self.assertRaises(JsonmendError) as caught:
             jm.repair_stream(["{", '"a": 1}'])
         self.assertEqual(caught.exception.code, "NETWORK_ERROR")
+
+
+class Previews(unittest.TestCase):
+    jm = Jsonmend(api_key=KEY, base_url=URL, max_retries=0)
+
+    def test_start_stream_asks_for_a_preview_mode(self) -> None:
+        progressive = self.jm.start_stream(preview="progressive")
+        state = progressive.push('{"a": [1, 2], "b": "te')
+        self.assertEqual(state["partial"], {"a": [1, 2], "b": "te"})
+        self.assertIn("/a", state["settled"])
+        patch = self.jm.start_stream(preview="patch")
+        first = patch.push('{"a": [1, 2], "b": "te')
+        self.assertEqual(first["partial_patch"][0]["path"], "")
+        second = patch.push('xt"}')
+        self.assertEqual(jsonmend.apply_patch(jsonmend.apply_patch(None, first["partial_patch"]), second["partial_patch"]),
+                         {"a": [1, 2], "b": "text"})
+        with self.assertRaises(ValueError):
+            self.jm.start_stream(preview="everything")  # type: ignore[arg-type]
+
+    def test_on_preview_sees_the_value_grow_then_the_repaired_value(self) -> None:
+        previews: List[object] = []
+        settled: List[List[str]] = []
+
+        def on_preview(value: object, done: List[str]) -> None:
+            previews.append(json.loads(json.dumps(value)))  # a copy: the client keeps building the same value
+            settled.append(done)
+
+        chunks = chunks_of(REPLY, 7)
+        result = self.jm.repair_stream(iter(chunks), mode="lenient", on_preview=on_preview)
+        self.assertEqual(result, self.jm.repair(REPLY, mode="lenient"))
+        self.assertGreater(len(previews), 3, "the preview grew step by step")
+        self.assertEqual(previews[-1], REPAIRED)
+        self.assertEqual(settled[-1], [""])
+        self.assertIn({"users": [{"name": "Ada"}]}, previews, "a partial value was shown before the end")
+        # Each preview matches the progressive preview the service shows for the same text.
+        stream = self.jm.start_stream(mode="lenient", preview="progressive")
+        progressive = [stream.push(chunk)["partial"] for chunk in chunks]
+        for value in previews[:-1]:
+            self.assertIn(value, progressive)
+        with self.assertRaises(TypeError):
+            self.jm.repair_stream(["{}"], on_preview="print")  # type: ignore[arg-type]
+
+    def test_previews_survive_a_lost_session(self) -> None:
+        jm = Jsonmend(api_key=KEY, base_url=TTL_URL)
+        chunks = chunks_of(REPLY, 20)
+
+        def pausing() -> Iterator[str]:
+            for i, chunk in enumerate(chunks):
+                if i == 3:
+                    time.sleep(0.6)  # several TTLs: the session is swept
+                yield chunk
+
+        previews: List[object] = []
+        restarts: List[StreamRestart] = []
+        result = jm.repair_stream(pausing(), mode="lenient", on_restart=restarts.append,
+                                  on_preview=lambda value, _settled: previews.append(json.loads(json.dumps(value))))
+        self.assertEqual(len(restarts), 1)
+        self.assertEqual(previews[-1], REPAIRED)
+        self.assertEqual(result, jm.repair(REPLY, mode="lenient"))
+        whole = Jsonmend(api_key=KEY, base_url=URL).start_stream(mode="lenient", preview="progressive")
+        self.assertIn(previews[-2], [whole.push(chunk)["partial"] for chunk in chunks], "the replayed session's preview is the whole text's")
+
+
+class ApplyPatch(unittest.TestCase):
+    def test_the_three_operations(self) -> None:
+        doc = jsonmend.apply_patch(None, [{"op": "add", "path": "", "value": {"a/b": [], "m~n": "x"}}])
+        doc = jsonmend.apply_patch(doc, [
+            {"op": "add", "path": "/a~1b/-", "value": 1},
+            {"op": "add", "path": "/a~1b/0", "value": 0},
+            {"op": "append", "path": "/m~0n", "value": "yz"},
+            {"op": "replace", "path": "/a~1b/1", "value": 2},
+            {"op": "add", "path": "/s", "value": ["q"]},
+            {"op": "append", "path": "/s/0", "value": "r"},
+        ])
+        self.assertEqual(doc, {"a/b": [0, 2], "m~n": "xyz", "s": ["qr"]})
+        self.assertEqual(jsonmend.apply_patch("ab", [{"op": "append", "path": "", "value": "c"}]), "abc")
+        with self.assertRaises(ValueError):
+            jsonmend.apply_patch({"a": 1}, [{"op": "add", "path": "/a/b", "value": 2}])
 
 
 class RetryArithmetic(unittest.TestCase):

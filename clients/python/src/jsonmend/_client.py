@@ -3,12 +3,14 @@ the standard library only. Options are checked once, here. See docs/client.md.""
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Dict, Iterable, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from ._retry import RetryPolicy
 from ._stream import Stream, feed
 from ._transport import TransportConfig, call
-from ._types import DemoRepairResult, Mode, RepairResult, StreamRestart, StreamState
+from ._types import DemoRepairResult, Mode, PreviewMode, RepairResult, StreamRestart, StreamState
+
+PREVIEW_MODES = ("complete", "progressive", "patch")
 
 def _non_negative(name: str, value: Any, integer: bool = False) -> Any:
     kind = int if integer else (int, float)
@@ -68,26 +70,41 @@ class Jsonmend:
         answer = call(self._config, "/v1/demo/repair", _repair_body(text, schema, mode), auth=False, retry_on="recoverable", result_on_failure=True)
         return DemoRepairResult.from_answer(answer)
 
-    def start_stream(self, schema: Any = None, mode: Optional[Mode] = None, *, echo_buffer: bool = False) -> Stream:
+    def start_stream(self, schema: Any = None, mode: Optional[Mode] = None, *, echo_buffer: bool = False,
+                     preview: Optional[PreviewMode] = None) -> Stream:
         """Opens a streaming session; ``push`` chunks to it, then ``finalize``. States carry
-        ``buffered`` (the whole text so far) only with ``echo_buffer=True``."""
+        ``buffered`` (the whole text so far) only with ``echo_buffer=True``. ``preview`` picks how
+        states show the value so far: ``"complete"`` (the default), ``"progressive"`` or ``"patch"``
+        (``partial_patch`` operations; ``apply_patch`` applies them), docs/streaming.md."""
+        if preview is not None and preview not in PREVIEW_MODES:
+            raise ValueError(f"Jsonmend: preview must be one of {', '.join(PREVIEW_MODES)}; got {preview!r}")
         body: Dict[str, Any] = {"echo_buffer": echo_buffer is True}
         if schema is not None:
             body["schema"] = schema
         if mode is not None:
             body["mode"] = mode
+        if preview is not None:
+            body["preview"] = preview
         start = call(self._config, "/v1/repair/stream/start", body, auth=True, retry_on="recoverable", result_on_failure=False)
         return Stream(self._config, start)
 
     def repair_stream(self, chunks: Iterable[str], schema: Any = None, mode: Optional[Mode] = None, *,
                       on_state: Optional[Callable[[StreamState], Any]] = None,
-                      on_restart: Optional[Callable[[StreamRestart], Any]] = None) -> RepairResult:
+                      on_restart: Optional[Callable[[StreamRestart], Any]] = None,
+                      on_preview: Optional[Callable[[Any, List[str]], Any]] = None) -> RepairResult:
         """Streams ``chunks`` (any iterable of text, such as a generator over a model's deltas) through
         a session: each chunk is pushed as it arrives, ``on_state`` sees every state, and the result is
         the finalized repair -- equal to a batch repair of the whole text. A lost session is replaced
-        (at most ``max_retries`` times in a row) and sent the text so far."""
-        return feed(chunks, lambda: self.start_stream(schema, mode), max_restarts=self._config.retry.max_retries,
-                    on_state=on_state, on_restart=on_restart)
+        (at most ``max_retries`` times in a row) and sent the text so far.
+
+        ``on_preview(value, settled)`` is called with the value so far each time it grows (``settled``:
+        JSON Pointers of the values that became final), and last with the repaired value and ``[""]``.
+        The session then sends patch previews, applied here."""
+        if on_preview is not None and not callable(on_preview):
+            raise TypeError("Jsonmend: on_preview must be callable")
+        preview: Optional[PreviewMode] = None if on_preview is None else "patch"
+        return feed(chunks, lambda: self.start_stream(schema, mode, preview=preview), max_restarts=self._config.retry.max_retries,
+                    on_state=on_state, on_restart=on_restart, on_preview=on_preview)
 
     def __repr__(self) -> str:
         return f"Jsonmend(base_url={self._config.base_url!r})"

@@ -4,7 +4,9 @@ away, is replaced by a new one that is sent everything pushed so far, in one pus
 is then the batch repair of the whole text, as if nothing had happened."""
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterable, Optional, TypeVar
+from typing import Any, Callable, Dict, Iterable, List, Optional, TypeVar
+
+from ._patch import apply_patch
 
 from ._transport import TransportConfig, call
 from ._types import RepairResult, StreamRestart, StreamState
@@ -51,11 +53,14 @@ def is_session_loss(error: BaseException) -> bool:
 
 def feed(chunks: Iterable[str], open_session: Callable[[], Stream], *, max_restarts: int,
          on_state: Optional[Callable[[StreamState], Any]] = None,
-         on_restart: Optional[Callable[[StreamRestart], Any]] = None) -> RepairResult:
+         on_restart: Optional[Callable[[StreamRestart], Any]] = None,
+         on_preview: Optional[Callable[[Any, List[str]], Any]] = None) -> RepairResult:
     """Pushes each chunk as it arrives, then finalizes; ``open_session`` starts a session (again after a loss)."""
     session = open_session()
     text_parts = []
     text_length = 0
+    # The preview the patches built so far (on_preview).
+    preview: Any = None
     # True after a restart: the new session holds nothing yet, so the next request first sends the text so far.
     replay = False
 
@@ -98,4 +103,15 @@ def feed(chunks: Iterable[str], open_session: Callable[[], Stream], *, max_resta
         state = recovering(lambda: push(chunk))
         if on_state is not None:
             on_state(state)
-    return recovering(finish)
+        if on_preview is not None and "partial_patch" in state:
+            # A replacement session's first patch adds the whole preview again (path ""): no reset needed.
+            settled = state.get("settled", [])
+            if state["partial_patch"]:
+                preview = apply_patch(preview, state["partial_patch"])
+            if state["partial_patch"] or settled:
+                on_preview(preview, settled)
+    result = recovering(finish)
+    # The last preview is the repaired value: all of it final.
+    if on_preview is not None and result.success:
+        on_preview(result.repaired, [""])
+    return result

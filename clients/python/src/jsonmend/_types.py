@@ -8,6 +8,8 @@ from typing import Any, Dict, List, Literal, Optional, TypedDict
 Confidence = Literal["high", "medium", "low"]
 ResponseConfidence = Literal["high", "medium", "low", "n/a"]
 Mode = Literal["strict", "lenient"]
+#: How a stream's states show the value so far (docs/streaming.md "Preview modes").
+PreviewMode = Literal["complete", "progressive", "patch"]
 
 
 class _RepairDetailRequired(TypedDict):
@@ -62,6 +64,15 @@ class RepairMetadata(TypedDict):
     errors: List[RepairError]
 
 
+class PatchOperation(TypedDict):
+    """One step from a preview to the next: JSON Patch ``add`` / ``replace``, or ``append`` (text to
+    the end of the string at ``path``). ``path`` is a JSON Pointer; ``""`` is the whole preview."""
+
+    op: Literal["add", "replace", "append"]
+    path: str
+    value: Any
+
+
 class _StreamStateRequired(TypedDict):
     structurally_complete: bool
     json_parseable: bool
@@ -74,9 +85,12 @@ class _StreamStateRequired(TypedDict):
 
 
 class StreamState(_StreamStateRequired, total=False):
-    """The state of everything pushed so far; `buffered` only when the session echoes its buffer."""
+    """The state of everything pushed so far; `buffered` only when the session echoes its buffer;
+    `partial_patch` (patch previews) and `settled` (progressive and patch previews) by preview mode."""
 
     buffered: str
+    partial_patch: List[PatchOperation]
+    settled: List[str]
 
 
 @dataclass(frozen=True)
