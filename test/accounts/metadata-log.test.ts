@@ -7,6 +7,7 @@ import { METADATA_RETENTION_MS, RetentionJob } from '../../server/accounts/metad
 import { dbPathFor } from '../../server/accounts/storage/sqlite-storage.js';
 import type { AccountsStorage } from '../../server/accounts/storage/accounts-storage.js';
 import { openStorage, sleep, tempDataDir } from './helpers.js';
+import { msUntil } from './http-helpers.js';
 
 const T0 = Date.UTC(2025, 6, 1, 12, 0, 0);
 const DAY = 86_400_000;
@@ -54,7 +55,8 @@ t.test('rows are batched: full batches are written at once, batchRows per transa
   t.equal(log.pending, 49);
   for (let i = 49; i < 120; i++) { e.latencyMs = i; log.record(e); }
   t.equal(calls['insertMetadata'], undefined, 'never written inside record()');
-  await sleep(50);
+  // Written off the record() call: wait for the writes, not a fixed time (a busy machine is slower).
+  await msUntil(10_000, async () => (calls['insertMetadata'] ?? 0) >= 2);
   t.equal(calls['insertMetadata'], 2, 'full batches are written at once: 2 transactions of 50');
   t.equal(log.pending, 20, 'the remainder waits for the timer (or a flush) instead of leaving as a small batch');
   t.equal(await log.flush(), 20);
@@ -71,7 +73,7 @@ t.test('the timer flushes every N ms; close() flushes the rest', async (t) => {
   log.record(entry());
   log.record(entry());
   t.equal(await storage.countMetadata(), 0);
-  await sleep(150);
+  await msUntil(10_000, async () => (await storage.countMetadata()) >= 2);
   t.equal(await storage.countMetadata(), 2, 'written by the timer');
   log.record(entry());
   await log.close();
@@ -147,6 +149,6 @@ t.test('retention deletes rows older than 90 days (moved clock), in chunks', asy
   clock.advance(365 * DAY);
   job.start();
   t.teardown(() => job.close());
-  await sleep(50);
+  await msUntil(10_000, async () => (await storage.countMetadata()) === 0);
   t.equal(await storage.countMetadata(), 0);
 });

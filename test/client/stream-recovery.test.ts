@@ -40,9 +40,13 @@ t.test('a session that expires while the model pauses is replaced and replayed',
   const restarts: StreamRestart[] = [];
   const states: StreamState[] = [];
   const result = await jm.repairStream(pausing(), { mode: 'lenient', onRestart: (r) => restarts.push(r), onState: (s) => states.push(s) });
-  t.equal(restarts.length, 2, 'one new session per expiry');
+  // Each pause outlasts several TTLs, so each one costs a new session. On a busy machine a gap
+  // between two other chunks can outlast the 150 ms TTL too: that is one more expiry, replaced the
+  // same way, so the count is at least two and the two pauses' replays are among them.
+  t.ok(restarts.length >= 2, `one new session per expiry (${restarts.length})`);
   t.ok(restarts.every((r) => r.error.code === 'SESSION_NOT_FOUND'));
-  t.same(restarts.map((r) => r.replayedChars), [chunks.slice(0, 3).join('').length, chunks.slice(0, 5).join('').length], 'everything read so far, the chunk in hand included');
+  const replayed = restarts.map((r) => r.replayedChars);
+  t.ok(replayed.includes(chunks.slice(0, 3).join('').length) && replayed.includes(chunks.slice(0, 5).join('').length), `everything read so far, the chunk in hand included (${replayed.join(', ')})`);
   t.not(restarts[0]!.sessionId, restarts[0]!.lostSessionId);
   t.equal(states.length, chunks.length, 'one state per chunk, restarts included');
   t.same(result, await jm.repair(REPLY, { mode: 'lenient' }), 'the same answer as batch repair of the whole text');
@@ -59,8 +63,9 @@ t.test('expiry right before finalize: the new session gets the whole text, then 
   }
   const restarts: StreamRestart[] = [];
   const result = await jm.repairStream(trailingPause(), { onRestart: (r) => restarts.push(r) });
-  t.equal(restarts.length, 1);
-  t.equal(restarts[0]!.replayedChars, REPLY.length);
+  // The trailing pause expires the session; a slow gap earlier (busy machine) may add a restart.
+  t.ok(restarts.length >= 1);
+  t.equal(restarts.at(-1)!.replayedChars, REPLY.length, 'the last new session gets the whole text');
   t.same(result, await jm.repair(REPLY));
 });
 
