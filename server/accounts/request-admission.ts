@@ -19,6 +19,12 @@ export interface RequestAdmissionOptions {
   demo: DemoRateLimiter;
   /** Route name of the keyless demo endpoint (server/batch/repair-route.ts). */
   demoRoute?: string;
+  /**
+   * Routes inside a streaming session (push, finalize): the session was counted once, at its start,
+   * and its pushes have their own rate (server/streaming/push-rate.ts). They carry the X-RateLimit-*
+   * headers as they stand, read without counting.
+   */
+  sessionRoutes?: readonly string[];
 }
 
 const ADMITTED: AdmissionDecision = Object.freeze({ allowed: true, headers: null, warnings: null });
@@ -35,6 +41,7 @@ export class RequestAdmission implements AdmissionHook {
   readonly #keyed: KeyAdmission;
   readonly #demo: DemoRateLimiter;
   readonly #demoRoute: string;
+  readonly #sessionRoutes: ReadonlySet<string>;
   // Filled and read synchronously inside admit() (a decision that comes later has its own object).
   readonly #keyDecision = newKeyAdmissionDecision();
   readonly #demoDecision = newDecision();
@@ -43,10 +50,12 @@ export class RequestAdmission implements AdmissionHook {
     this.#keyed = options.keyed;
     this.#demo = options.demo;
     this.#demoRoute = options.demoRoute ?? 'demo';
+    this.#sessionRoutes = new Set(options.sessionRoutes ?? ['stream_push', 'stream_finalize']);
   }
 
   admit(route: string, key: KeyRecord | undefined, clientIp: string): AdmissionDecision | Promise<AdmissionDecision> {
     if (key !== undefined) {
+      if (this.#sessionRoutes.has(route)) return admittedAnswer(this.#keyed.peek(key, this.#keyDecision));
       const d = this.#keyed.admit(key, this.#keyDecision);
       return d instanceof Promise ? d.then((later) => keyAnswer(key, later)) : keyAnswer(key, d);
     }
@@ -64,11 +73,16 @@ export class RequestAdmission implements AdmissionHook {
 }
 
 function keyAnswer(key: KeyRecord, d: KeyAdmissionDecision): AdmissionDecision {
-  if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers
-  if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? (QUOTA_WARNINGS.get(d.limit) ?? QUOTA_WARNING) : null };
+  if (d.allowed) return admittedAnswer(d);
   const rate = d.quotaExceeded ? `the degraded rate of ${d.limit} requests per minute (monthly quota used up)` : `${d.limit} requests per minute`;
   const who = key.accountId === key.id ? 'this key allows' : "this account's keys together allow";
   return refusal(makeError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: ${who} ${rate}. Retry in ${d.retryAfterSeconds} s.`), d);
+}
+
+/** Admitted (a push or finalize always is): the headers, and QUOTA_EXCEEDED past a degrading tier's quota. */
+function admittedAnswer(d: KeyAdmissionDecision): AdmissionDecision {
+  if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers
+  return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? (QUOTA_WARNINGS.get(d.limit) ?? QUOTA_WARNING) : null };
 }
 
 function demoAnswer(d: RateLimitDecision): AdmissionDecision {

@@ -65,7 +65,7 @@ export class StreamRoute implements JsonPostRoute {
       }
       case 'push': {
         const push = readPush(parsed, contract);
-        return typeof push === 'string' ? invalid(contract, push) : this.sessions.push(request.key!.id, contract, push);
+        return typeof push === 'string' ? invalid(contract, push) : this.sessions.push(request.key!.id, contract, push, false, request);
       }
       case 'finalize': {
         const finalize = readFinalize(parsed, contract);

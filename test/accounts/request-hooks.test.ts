@@ -1,6 +1,7 @@
 // The two parts the server is handed (besides the key store), in process with a moved clock: the
 // admission hook's decisions and headers, and the request observer's counting and logging rules.
 import t from 'tap';
+import type { AdmissionDecision } from '../../server/http/admission-hook.js';
 import { ManualClock } from '../../server/accounts/clock.js';
 import { Accounts } from '../../server/accounts/index.js';
 import { RequestAdmission } from '../../server/accounts/request-admission.js';
@@ -31,7 +32,12 @@ t.test('keyed: tier limit headers, Retry-After on refusal, none for unlimited', 
   t.same([first.allowed, header(first, 'X-RateLimit-Limit'), header(first, 'X-RateLimit-Remaining')], [true, '60', '59']);
   t.equal(header(first, 'X-RateLimit-Reset'), String(Math.ceil((T0 + 1_000) / 1000)));
   t.equal(header(first, 'Retry-After'), undefined);
-  for (let i = 1; i < 60; i++) t.equal(admission.admit('stream_push', free, '').allowed, true);
+  for (let i = 1; i < 60; i++) t.equal(admission.admit('stream_start', free, '').allowed, true);
+  // Inside a session nothing more is counted: its start was (push-rate.ts bounds its pushes).
+  for (const route of ['stream_push', 'stream_finalize']) {
+    const inside = admission.admit(route, free, '') as AdmissionDecision;
+    t.same([inside.allowed, header(inside, 'X-RateLimit-Remaining')], [true, '0'], `${route}: admitted, the headers as they stand`);
+  }
   const refused = admission.admit('repair', free, '');
   t.equal(refused.allowed, false);
   if (!refused.allowed) {
