@@ -34,6 +34,14 @@ export interface StreamRemote {
   forward(endpoint: 'push' | 'finalize', contract: Contract, keyId: string, sessionId: string, chunk: string, warnings: readonly Warning[] | null): Promise<RouteAnswer>;
 }
 
+/**
+ * Vets a start's schema before a streaming worker compiles it (server/batch/pool-schema-compiler.ts
+ * compiles it in the batch pool first): null when the session may open with it, else the refusal.
+ */
+export interface StartSchemaCheck {
+  check(schema: unknown): RepairError | null | Promise<RepairError | null>;
+}
+
 const BACKOFF = 'Retry with exponential backoff (for example 100 ms, 200 ms, 400 ms, with jitter), or finalize an open session first.';
 const NOT_FOUND = makeError('SESSION_NOT_FOUND');
 const WORKER_LOST = makeError('SESSION_NOT_FOUND', 'The worker holding this streaming session stopped; the session is gone.');
@@ -105,6 +113,8 @@ export class StreamSessions {
   readonly #accountRetrySeconds: number;
   readonly #accountShare: number;
   readonly #pushRate: PushRate;
+  /** Set by the server (app.ts); null: schemas go straight to the session's worker. */
+  schemaCheck: StartSchemaCheck | null = null;
 
   constructor(
     readonly table: SessionTable,
@@ -138,7 +148,20 @@ export class StreamSessions {
     this.workers.call(session.slot, call.message, call);
   }
 
+  /**
+   * A schema is vetted first, where an overrun costs only this caller; the session's worker then
+   * compiles it within what was measured, and no other tenant's sessions wait on an unknown cost.
+   */
   start(request: PostRequest, contract: Contract, start: StartRequest): RouteAnswer | Promise<RouteAnswer> {
+    if (start.schema === undefined || this.schemaCheck === null) return this.#startVetted(request, contract, start);
+    const refused = this.schemaCheck.check(start.schema);
+    if (refused instanceof Promise) {
+      return refused.then((error) => error === null ? this.#startVetted(request, contract, start) : refusalAnswer(contract, error, 0));
+    }
+    return refused === null ? this.#startVetted(request, contract, start) : refusalAnswer(contract, refused, 0);
+  }
+
+  #startVetted(request: PostRequest, contract: Contract, start: StartRequest): RouteAnswer | Promise<RouteAnswer> {
     const key = request.key!;
     const now = performance.now();
     // Per account, by tier (the operator's own `unlimited` tier is bounded by the server total only).
