@@ -6,7 +6,7 @@ import { schemaComplexityError } from '../contracts/schema-complexity.js';
 import { NO_COUNTS } from '../observe/request-record.js';
 import { runRepairTask, type RepairTaskResult, type RepairTaskSettings } from './repair-task.js';
 import type { WorkerTask } from './repair-pool.js';
-import { applyTestHooks } from '../config/worker-test-hooks.js';
+import { applyTestHooks, busyReadingMs } from '../config/worker-test-hooks.js';
 
 interface RepairWorkerData { settings: RepairTaskSettings; testHooks: boolean }
 
@@ -18,12 +18,13 @@ warmUpSchemaCompiler();
 export default function repairInWorker(task: WorkerTask): RepairTaskResult {
   const body = new Uint8Array(task.body);
   if (testHooks) applyTestHooks(body);
+  const busyMs = testHooks ? busyReadingMs(body) : 0;
   if (task.compileOnly === true) return compileOnly(body);
   // No schema gate, so the result is never NEEDS_POOL.
   const result = runRepairTask({ endpoint: task.endpoint, body, warnings: task.warnings, schemaGate: null }, settings) as RepairTaskResult;
   // The HTTP thread compiles a repeated schema itself only if it was cheap here (inline-schema-gate.ts).
   const compileMs = takeSchemaCompileMs();
-  if (compileMs !== undefined) result.schemaCompileMs = compileMs;
+  if (compileMs !== undefined) result.schemaCompileMs = compileMs + busyMs;
   return result;
 }
 
