@@ -34,6 +34,8 @@ export const INLINE_COMPILE_BUDGET_MS = 50;
 const BUDGET_WINDOW_MS = 1000;
 /** Schemas whose worker compile cost is remembered; the oldest is forgotten first. */
 const MAX_REMEMBERED = 512;
+/** Requests that may wait for one schema's first pool compile; more go to the pool themselves. */
+const MAX_WAITING = 256;
 /** Longer schema texts are not remembered (at most 512 × 16 Ki characters held); they compile slowly anyway. */
 const MAX_REMEMBERED_TEXT = 16 * 1024;
 
@@ -42,6 +44,8 @@ export class InlineSchemaGate {
   readonly #costs = new Map<string, number>();
   /** Text of the schema the last admits() call refused, for the route to pair with the pool's answer. */
   #refused: string | null = null;
+  /** Schema text -> its first pool answer, while that is in flight, and how many requests wait for it. */
+  readonly #pending = new Map<string, { answered: Promise<unknown>; waiting: number }>();
   #windowStart = -Infinity;
   #spentMs = 0;
 
@@ -89,6 +93,27 @@ export class InlineSchemaGate {
     const text = this.#refused;
     this.#refused = null;
     return text;
+  }
+
+  /**
+   * The first request with `schemaText` went to the pool (`answered` settles with its answer): the
+   * same schema arriving meanwhile waits for that one compile's reading (waitFor) instead of
+   * sending 50 copies to the pool's queue at once.
+   */
+  compiling(schemaText: string, answered: Promise<unknown>): void {
+    if (this.#pending.has(schemaText) || this.#pending.size >= MAX_REMEMBERED) return;
+    const settled = answered.then(() => {
+      this.#pending.delete(schemaText);
+    });
+    this.#pending.set(schemaText, { answered: settled, waiting: 0 });
+  }
+
+  /** Resolves once the first compile of `schemaText` has been read (learn() ran), or null: ask the pool. */
+  waitFor(schemaText: string): Promise<unknown> | null {
+    const pending = this.#pending.get(schemaText);
+    if (pending === undefined || pending.waiting >= MAX_WAITING) return null;
+    pending.waiting++;
+    return pending.answered;
   }
 
   /** A worker compiled (or had compiled) `schemaText` in `compileMs`; the lowest reading stands. */

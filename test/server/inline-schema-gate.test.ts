@@ -96,3 +96,20 @@ t.test('an admitted request\'s schema object is serialized once: the repair find
   t.same(answer.repaired, { a: 1 });
   t.equal(serialized, 1, 'the repair did not serialize it again');
 });
+
+t.test('copies of a schema whose first compile is in the pool wait for it, bounded', async (t) => {
+  const gate = new InlineSchemaGate();
+  const schema = { type: 'object', properties: { w: { type: 'integer' } } };
+  gate.admits(schema);
+  const text = gate.takeRefused()!;
+  t.equal(gate.waitFor(text), null, 'nothing in flight: the first goes to the pool');
+  let answer!: () => void;
+  gate.compiling(text, new Promise<void>((resolve) => { answer = resolve; }));
+  const waits = Array.from({ length: 300 }, () => gate.waitFor(text));
+  t.equal(waits.filter((w) => w !== null).length, 256, 'at most 256 wait; the rest go to the pool');
+  gate.learn(text, 1);
+  answer();
+  await waits[0];
+  t.equal(gate.admits(schema), true, 'after the first compile is read, the copies run inline');
+  t.equal(gate.waitFor(text), null, 'no longer in flight');
+});
