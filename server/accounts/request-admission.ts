@@ -12,7 +12,8 @@ import { newKeyAdmissionDecision, type KeyAdmission, type KeyAdmissionDecision }
 import { limitKeyForIp } from '../http/client-ip.js';
 import type { DemoRateLimiter } from './demo-limiter.js';
 import type { KeyRecord } from './key-store.js';
-import { newDecision, type RateLimitDecision } from './rate-limiter.js';
+import { newDecision, RateLimiter, type RateLimitDecision } from './rate-limiter.js';
+import { systemClock, type Clock } from './clock.js';
 
 export interface RequestAdmissionOptions {
   keyed: KeyAdmission;
@@ -25,6 +26,7 @@ export interface RequestAdmissionOptions {
    * headers as they stand, read without counting.
    */
   sessionRoutes?: readonly string[];
+  clock?: Clock;
 }
 
 const ADMITTED: AdmissionDecision = Object.freeze({ allowed: true, headers: null, warnings: null });
@@ -42,6 +44,13 @@ export class RequestAdmission implements AdmissionHook {
   readonly #demo: DemoRateLimiter;
   readonly #demoRoute: string;
   readonly #sessionRoutes: ReadonlySet<string>;
+  /**
+   * Session calls that named no open session, per account, at the tier's per-minute rate: past it
+   * the account's pushes and finalizes are refused before their body is read, so a key cannot send
+   * bodies to made-up sessions faster than it could send requests (on this node).
+   */
+  readonly #unmatched: RateLimiter;
+  readonly #unmatchedDecision = newDecision();
   // Filled and read synchronously inside admit() (a decision that comes later has its own object).
   readonly #keyDecision = newKeyAdmissionDecision();
   readonly #demoDecision = newDecision();
@@ -51,11 +60,12 @@ export class RequestAdmission implements AdmissionHook {
     this.#demo = options.demo;
     this.#demoRoute = options.demoRoute ?? 'demo';
     this.#sessionRoutes = new Set(options.sessionRoutes ?? ['stream_push', 'stream_finalize']);
+    this.#unmatched = new RateLimiter({ clock: options.clock ?? systemClock });
   }
 
   admit(route: string, key: KeyRecord | undefined, clientIp: string): AdmissionDecision | Promise<AdmissionDecision> {
     if (key !== undefined) {
-      if (this.#sessionRoutes.has(route)) return admittedAnswer(this.#keyed.peek(key, this.#keyDecision));
+      if (this.#sessionRoutes.has(route)) return this.#sessionCall(key);
       const d = this.#keyed.admit(key, this.#keyDecision);
       return d instanceof Promise ? d.then((later) => keyAnswer(key, later)) : keyAnswer(key, d);
     }
@@ -64,6 +74,23 @@ export class RequestAdmission implements AdmissionHook {
       return d instanceof Promise ? d.then(demoAnswer) : demoAnswer(d);
     }
     return ADMITTED;
+  }
+
+  unmatched(route: string, key: KeyRecord): void {
+    const limit = TIERS[key.tier].perMinute;
+    if (limit !== null && this.#sessionRoutes.has(route)) this.#unmatched.check(key.accountId, limit, this.#unmatchedDecision);
+  }
+
+  /** A push or finalize: not counted, unless the account's calls to no open session are past its rate. */
+  #sessionCall(key: KeyRecord): AdmissionDecision {
+    const limit = TIERS[key.tier].perMinute;
+    if (limit !== null) {
+      const d = this.#unmatched.peek(key.accountId, limit, this.#unmatchedDecision);
+      if (!d.allowed) {
+        return refusal(makeError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: more than ${limit} pushes or finalizes a minute named no open streaming session. Retry in ${d.retryAfterSeconds} s.`), d);
+      }
+    }
+    return admittedAnswer(this.#keyed.peek(key, this.#keyDecision));
   }
 
   refund(route: string, clientIp: string): HeaderList | null {

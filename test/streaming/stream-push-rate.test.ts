@@ -86,3 +86,22 @@ t.test('one session past its push rate: RATE_LIMIT_EXCEEDED with Retry-After-Ms,
   t.equal(refused.status, 429, 'compact: HTTP 429');
   t.same(Object.keys(refused.body).sort(), ['error', 'retryAfter']);
 });
+
+t.test('pushes and finalizes naming no open session are charged: a key cannot send them past its rate', async (t) => {
+  const BOGUS = 'push-rate-bogus-key';
+  const other = await startServer(t, { API_KEYS: `${BOGUS}:free` });
+  const began = performance.now();
+  let n = 0;
+  const { answer, admitted } = await untilRefused(async () => {
+    const made = n++ % 2 === 0
+      ? await push(other.url, BOGUS, `made-up-${n}`, 'x')
+      : await postJson(at(other.url, 'finalize'), { session_id: `made-up-${n}` }, bearer(BOGUS));
+    // SESSION_NOT_FOUND is the expected answer until the rate is spent: keep going on it.
+    return errorCodeOf(made) === 'SESSION_NOT_FOUND' ? { ...made, body: { state: {} } } : made;
+  }, 200);
+  const elapsedS = (performance.now() - began) / 1000;
+  t.equal(errorCodeOf(answer), 'RATE_LIMIT_EXCEEDED', `refused after ${admitted} calls to no session in ${elapsedS.toFixed(2)} s`);
+  t.ok(admitted >= 60 && admitted <= 60 + Math.ceil(elapsedS) + 1, `${admitted} answered ≤ the free tier's 60 + one a second`);
+  t.match(answer.body.metadata.errors[0].message, /named no open streaming session/);
+  t.ok(Number(answer.headers.get('retry-after')) >= 1, 'with Retry-After');
+});
