@@ -19,7 +19,7 @@ async function open(t: Parameters<Parameters<typeof t.test>[1]>[0], demoLimitPer
   const clock = new ManualClock(T0);
   const accounts = await Accounts.open({ dataDir: tempDataDir(t), clock, demoLimitPerHour, metadataThread: false });
   t.teardown(() => accounts.close());
-  const admission = new RequestAdmission({ keyed: accounts.admission, demo: accounts.demo });
+  const admission = new RequestAdmission({ keyed: accounts.admission, demo: accounts.demo, clock });
   return { clock, accounts, admission };
 }
 
@@ -111,4 +111,19 @@ t.test('recorder: what counts as a repair, which requests get a metadata row', a
   t.equal(accounts.metadata.pending, logged, 'probes, scrapes, pages and unknown paths get no row');
   t.equal(logged, 12, 'every API request got one');
   t.equal(await accounts.metadata.flush(), 12);
+});
+
+t.test('session calls naming no open session are charged: past the tier rate the account\'s pushes are refused', async (t) => {
+  const { clock, admission } = await open(t);
+  for (let i = 0; i < 60; i++) {
+    t.equal(admission.admit('stream_push', free, '').allowed, true);
+    admission.unmatched('stream_push', free);
+  }
+  const refused = admission.admit('stream_finalize', free, '');
+  t.equal(refused.allowed, false);
+  if (!refused.allowed) t.match(refused.error, { code: 'RATE_LIMIT_EXCEEDED', message: /named no open streaming session/ });
+  t.equal(header(refused, 'Retry-After'), '1');
+  t.equal(admission.admit('repair', free, '').allowed, true, 'its requests are not: the two are counted apart');
+  clock.advance(1_000);
+  t.equal(admission.admit('stream_push', free, '').allowed, true, 'one refills per second');
 });
