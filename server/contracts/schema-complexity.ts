@@ -5,6 +5,7 @@
 // so no worker spends its deadline on it. One pass over the parsed schema, with an explicit stack:
 // linear in its size, whatever its depth. docs/schema.md lists the limits.
 import type { RepairError } from '../../engine/types.js';
+import { MAX_SCHEMA_DEPTH } from '../../engine/schema/limits.js';
 import { makeError } from './error-codes.js';
 
 /** anyOf/oneOf members in the whole schema (each is prepared and may be tried per value). */
@@ -20,7 +21,10 @@ function tooComplex(message: string, field?: string): RepairError {
   return makeError('SCHEMA_TOO_COMPLEX', message, field === undefined ? { suggestion: SUGGESTION } : { suggestion: SUGGESTION, field });
 }
 
-/** null when `schema` fits the budget; else the refusal. Not a validity check: compiling does that. */
+/**
+ * null when `schema` fits the budget; else the refusal. Not a validity check: compiling does that,
+ * and so a schema nested past the engine's depth limit is left to its INVALID_REQUEST.
+ */
 export function schemaComplexityError(schema: unknown): RepairError | null {
   if (typeof schema !== 'object' || schema === null) return null;
   let containers = 0;
@@ -28,16 +32,20 @@ export function schemaComplexityError(schema: unknown): RepairError | null {
   // Values with the JSON Pointer of the object holding them, for the error's field.
   const stack: unknown[] = [schema];
   const paths: string[] = [''];
+  const depths: number[] = [1];
   while (stack.length > 0) {
     const value = stack.pop();
     const path = paths.pop()!;
+    const depth = depths.pop()!;
     if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_SCHEMA_DEPTH) return null;
     if (++containers > MAX_SCHEMA_CONTAINERS) return tooComplex(`The schema holds more than ${MAX_SCHEMA_CONTAINERS} objects and arrays (subschemas, properties, definitions).`);
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
         if (typeof value[i] === 'object' && value[i] !== null) {
           stack.push(value[i]);
           paths.push(`${path}/${i}`);
+          depths.push(depth + 1);
         }
       }
       continue;
@@ -55,6 +63,7 @@ export function schemaComplexityError(schema: unknown): RepairError | null {
       if (typeof member === 'object' && member !== null) {
         stack.push(member);
         paths.push(`${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+        depths.push(depth + 1);
       }
     }
   }
