@@ -18,11 +18,15 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random: () => nu
 }
 
 /**
- * The wait the answer asks for, in ms, or null. Retry-After is seconds or an HTTP date. Only a rate
+ * The wait the answer asks for, in ms, or null. Retry-After-Ms (a push over its session's push rate
+ * waits milliseconds, which Retry-After's whole seconds would round up to one) comes first;
+ * Retry-After is seconds or an HTTP date. Only a rate
  * limit refusal (`rateLimited`) falls back to X-RateLimit-Reset: every limited answer carries it, and
  * it says when the whole limit is back, which is no reason to wait on a full queue.
  */
 export function serverWaitMs(headers: Headers, rateLimited: boolean, now = Date.now()): number | null {
+  const retryAfterMs = Number(headers.get('retry-after-ms') ?? NaN);
+  if (Number.isFinite(retryAfterMs) && retryAfterMs >= 0) return retryAfterMs;
   const retryAfter = headers.get('retry-after');
   if (retryAfter !== null && retryAfter.trim() !== '') {
     const seconds = Number(retryAfter);

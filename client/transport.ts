@@ -53,7 +53,8 @@ export async function call<T>(config: TransportConfig, path: string, body: unkno
       if (!(error instanceof JsonmendError) || attempt >= retry.maxRetries || !retryable(error, options.retryOn)) throw error;
       const hint = error.retryAfterMs;
       if (hint !== null && hint > retry.maxWaitMs) throw error;
-      const wait = hint === null ? backoffMs(attempt, retry) : hint + backoffMs(0, retry);
+      // The jitter is at most the wait asked for: a push over its push rate waits milliseconds, not a quarter second.
+      const wait = hint === null ? backoffMs(attempt, retry) : hint + Math.min(hint, backoffMs(0, retry));
       try {
         await sleep(wait, options.signal);
       } catch (reason) {

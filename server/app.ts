@@ -26,6 +26,7 @@ import { Logger } from './observe/logger.js';
 import { Metrics, metricSample } from './observe/metrics.js';
 import type { RequestObserver } from './observe/request-record.js';
 import { RepairPool } from './batch/repair-pool.js';
+import { PoolSchemaCompiler, streamSchemaCompileMs } from './batch/pool-schema-compiler.js';
 import { demoMessageFor, RepairRoute } from './batch/repair-route.js';
 import { InlineSchemaGate } from './batch/inline-schema-gate.js';
 import { statusRoutes } from './status/status-routes.js';
@@ -187,6 +188,8 @@ function createServices(config: Config, parts: ServerParts, logger: Logger, life
   const cluster = config.redisUrl === undefined ? null : new ClusterNode(config, logger, parts.redis);
   // Streaming sessions run in their own worker threads (docs/streaming.md "Pinning").
   const streaming = new Streaming(config, logger, cluster?.forwarder ?? null);
+  // A start's schema compiles in the pool first, where overrunning costs only its caller.
+  streaming.sessions.schemaCheck = new PoolSchemaCompiler(pool, streamSchemaCompileMs(config.taskTimeoutMs));
   if (cluster !== null) metrics.addSource(() => cluster.metricLines());
   metrics.addSource(() => streaming.metricLines());
   for (const source of parts.metricSources ?? []) metrics.addSource(source);

@@ -52,7 +52,7 @@ const COMPILE_OPTIONS: Options = {
   validateSchema: false, // done once, by the shared meta validator below
   loopRequired: 50, // keep generated code linear in huge `required`/`enum` lists
   loopEnum: 50,
-  code: { regExp: safeRegExpEngine },
+  code: { regExp: safeRegExpEngine, optimize: false },
 };
 
 export interface CompiledSchema {

@@ -117,7 +117,8 @@ export class RateLimiter implements KeyRateLimiter {
     out.limit = limit;
     out.remaining = this.#remaining(now, tat, interval);
     out.resetSeconds = Math.ceil(tat / 1000);
-    out.retryAfterSeconds = 0;
+    // As check() would answer a refusal: when the next request could pass (at least 1 s).
+    out.retryAfterSeconds = out.allowed ? 0 : Math.max(1, Math.ceil((tat + interval - this.windowMs - now) / 1000));
     return out;
   }
 

@@ -12,13 +12,21 @@ import { newKeyAdmissionDecision, type KeyAdmission, type KeyAdmissionDecision }
 import { limitKeyForIp } from '../http/client-ip.js';
 import type { DemoRateLimiter } from './demo-limiter.js';
 import type { KeyRecord } from './key-store.js';
-import { newDecision, type RateLimitDecision } from './rate-limiter.js';
+import { newDecision, RateLimiter, type RateLimitDecision } from './rate-limiter.js';
+import { systemClock, type Clock } from './clock.js';
 
 export interface RequestAdmissionOptions {
   keyed: KeyAdmission;
   demo: DemoRateLimiter;
   /** Route name of the keyless demo endpoint (server/batch/repair-route.ts). */
   demoRoute?: string;
+  /**
+   * Routes inside a streaming session (push, finalize): the session was counted once, at its start,
+   * and its pushes have their own rate (server/streaming/push-rate.ts). They carry the X-RateLimit-*
+   * headers as they stand, read without counting.
+   */
+  sessionRoutes?: readonly string[];
+  clock?: Clock;
 }
 
 const ADMITTED: AdmissionDecision = Object.freeze({ allowed: true, headers: null, warnings: null });
@@ -35,6 +43,14 @@ export class RequestAdmission implements AdmissionHook {
   readonly #keyed: KeyAdmission;
   readonly #demo: DemoRateLimiter;
   readonly #demoRoute: string;
+  readonly #sessionRoutes: ReadonlySet<string>;
+  /**
+   * Session calls that named no open session, per account, at the tier's per-minute rate: past it
+   * the account's pushes and finalizes are refused before their body is read, so a key cannot send
+   * bodies to made-up sessions faster than it could send requests (on this node).
+   */
+  readonly #unmatched: RateLimiter;
+  readonly #unmatchedDecision = newDecision();
   // Filled and read synchronously inside admit() (a decision that comes later has its own object).
   readonly #keyDecision = newKeyAdmissionDecision();
   readonly #demoDecision = newDecision();
@@ -43,10 +59,13 @@ export class RequestAdmission implements AdmissionHook {
     this.#keyed = options.keyed;
     this.#demo = options.demo;
     this.#demoRoute = options.demoRoute ?? 'demo';
+    this.#sessionRoutes = new Set(options.sessionRoutes ?? ['stream_push', 'stream_finalize']);
+    this.#unmatched = new RateLimiter({ clock: options.clock ?? systemClock });
   }
 
   admit(route: string, key: KeyRecord | undefined, clientIp: string): AdmissionDecision | Promise<AdmissionDecision> {
     if (key !== undefined) {
+      if (this.#sessionRoutes.has(route)) return this.#sessionCall(key);
       const d = this.#keyed.admit(key, this.#keyDecision);
       return d instanceof Promise ? d.then((later) => keyAnswer(key, later)) : keyAnswer(key, d);
     }
@@ -57,6 +76,23 @@ export class RequestAdmission implements AdmissionHook {
     return ADMITTED;
   }
 
+  unmatched(route: string, key: KeyRecord): void {
+    const limit = TIERS[key.tier].perMinute;
+    if (limit !== null && this.#sessionRoutes.has(route)) this.#unmatched.check(key.accountId, limit, this.#unmatchedDecision);
+  }
+
+  /** A push or finalize: not counted, unless the account's calls to no open session are past its rate. */
+  #sessionCall(key: KeyRecord): AdmissionDecision {
+    const limit = TIERS[key.tier].perMinute;
+    if (limit !== null) {
+      const d = this.#unmatched.peek(key.accountId, limit, this.#unmatchedDecision);
+      if (!d.allowed) {
+        return refusal(makeError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: more than ${limit} pushes or finalizes a minute named no open streaming session. Retry in ${d.retryAfterSeconds} s.`), d);
+      }
+    }
+    return admittedAnswer(this.#keyed.peek(key, this.#keyDecision));
+  }
+
   refund(route: string, clientIp: string): HeaderList | null {
     if (route !== this.#demoRoute) return null;
     return limitHeaders(this.#demo.refund(limitKeyForIp(clientIp), this.#demoDecision));
@@ -64,11 +100,16 @@ export class RequestAdmission implements AdmissionHook {
 }
 
 function keyAnswer(key: KeyRecord, d: KeyAdmissionDecision): AdmissionDecision {
-  if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers
-  if (d.allowed) return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? (QUOTA_WARNINGS.get(d.limit) ?? QUOTA_WARNING) : null };
+  if (d.allowed) return admittedAnswer(d);
   const rate = d.quotaExceeded ? `the degraded rate of ${d.limit} requests per minute (monthly quota used up)` : `${d.limit} requests per minute`;
   const who = key.accountId === key.id ? 'this key allows' : "this account's keys together allow";
   return refusal(makeError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: ${who} ${rate}. Retry in ${d.retryAfterSeconds} s.`), d);
+}
+
+/** Admitted (a push or finalize always is): the headers, and QUOTA_EXCEEDED past a degrading tier's quota. */
+function admittedAnswer(d: KeyAdmissionDecision): AdmissionDecision {
+  if (!d.limited) return ADMITTED; // the unlimited tier: no limit, no headers
+  return { allowed: true, headers: limitHeaders(d), warnings: d.quotaExceeded ? (QUOTA_WARNINGS.get(d.limit) ?? QUOTA_WARNING) : null };
 }
 
 function demoAnswer(d: RateLimitDecision): AdmissionDecision {

@@ -13,6 +13,11 @@ export interface WorkerTask {
   /** Transferred to the worker: the caller must not touch it after submit(). */
   body: ArrayBuffer;
   warnings: readonly Warning[] | null;
+  /**
+   * The body is a schema's JSON text, to compile only (a streaming start's schema, so a schema that
+   * overruns costs the caller a pool worker, not a streaming worker and its sessions: pool-schema-compiler.ts).
+   */
+  compileOnly?: boolean;
 }
 
 export interface RepairPoolOptions {

@@ -46,12 +46,19 @@ export class RepairRoute implements JsonPostRoute {
     return contentLength > this.ctx.config.inlineMaxBytes && this.pool.isFull ? AT_CAPACITY : null;
   }
 
-  dispatch(request: PostRequest, body: Uint8Array, owned: boolean): RouteAnswer | Promise<RouteAnswer> {
+  dispatch(request: PostRequest, body: Uint8Array, owned: boolean, waited = false): RouteAnswer | Promise<RouteAnswer> {
     let refusedSchema: string | null = null;
     if (body.byteLength <= this.ctx.config.inlineMaxBytes) {
       const result = runRepairTask({ endpoint: this.endpoint, body, warnings: request.warnings, schemaGate: this.schemaGate }, this.settings);
       if (result !== NEEDS_POOL) return { status: result.status, body: result.body, outcome: result.outcome, execution: 'inline' };
       refusedSchema = this.schemaGate.takeRefused();
+      // The same schema's first compile is in the pool: wait for its reading, then try inline again
+      // (once). The body is a view valid only during this call: a copy (at most INLINE_MAX_BYTES) waits.
+      const first = refusedSchema === null || waited ? null : this.schemaGate.waitFor(refusedSchema);
+      if (first !== null) {
+        const copy = body.slice();
+        return first.then(() => this.dispatch(request, copy, true, true));
+      }
     }
     if (this.pool.isFull) return errorAnswer(this.ctx, this, AT_CAPACITY, sampleOf(body, false), 0);
     // The body is transferred to the worker; keep what shaping a crash or timeout answer needs.
@@ -60,6 +67,7 @@ export class RepairRoute implements JsonPostRoute {
     const buffer = (whole ? body.buffer : body.slice().buffer) as ArrayBuffer;
     const ticket = this.pool.submit({ endpoint: this.endpoint, body: buffer, warnings: request.warnings })!;
     request.waitingOn = ticket; // a client that goes away drops its task if it has not started
+    if (refusedSchema !== null && !waited) this.schemaGate.compiling(refusedSchema, ticket.answer);
     return ticket.answer.then((answer: PoolAnswer): RouteAnswer => {
       if (!isPoolError(answer)) {
         if (refusedSchema !== null && answer.schemaCompileMs !== undefined) this.schemaGate.learn(refusedSchema, answer.schemaCompileMs);

@@ -8,6 +8,7 @@ import type { ContractSetting } from '../config/load-config.js';
 import { detectContract, fallbackContract, type Contract } from '../contracts/contract.js';
 import { renderError, renderRepairSafely, type Rendered } from '../contracts/render.js';
 import { readBatchRequest } from '../contracts/request-validation.js';
+import { schemaComplexityError } from '../contracts/schema-complexity.js';
 import { addWarnings, countRepairs } from '../contracts/response-metadata.js';
 import { describeFault, type AnswerOutcome } from '../observe/request-record.js';
 
@@ -45,6 +46,8 @@ export interface RepairTaskResult {
   outcome: AnswerOutcome;
   /** Set by pool workers for a request with a schema: what compiling that schema cost (ms). */
   schemaCompileMs?: number;
+  /** A compile-only task whose schema is refused (invalid, or over the complexity budget). */
+  schemaError?: RepairError;
 }
 
 export const NEEDS_POOL = 'needs-pool' as const;
@@ -80,6 +83,10 @@ export function runRepairTask(request: RepairTaskRequest, settings: RepairTaskSe
   if (inputBytes > settings.maxPayloadBytes) {
     const message = `The input is ${inputBytes} bytes of UTF-8; the limit is ${settings.maxPayloadBytes}.`;
     return fail(makeError('PAYLOAD_TOO_LARGE', message), contract, settings, endpoint, inputBytes);
+  }
+  if (batch.schema !== undefined && batch.schema !== null) {
+    const tooComplex = schemaComplexityError(batch.schema);
+    if (tooComplex !== null) return fail(tooComplex, contract, settings, endpoint, inputBytes);
   }
   if (request.schemaGate !== null && batch.schema !== undefined && batch.schema !== null && !request.schemaGate.admits(batch.schema)) return NEEDS_POOL;
 

@@ -32,6 +32,10 @@ export interface Config {
   readonly maxSessions: number;
   /** UTF-8 bytes all streaming sessions may buffer together. */
   readonly streamBufferBudgetBytes: number;
+  /** Pushes per second one streaming session may sustain (server/streaming/push-rate.ts). */
+  readonly streamPushRate: number;
+  /** Pushes one streaming session may send at once after a pause. */
+  readonly streamPushBurst: number;
   readonly trustProxy: readonly string[];
   readonly logLevel: LogLevel;
   /** Shared live state (limits, sessions directory, node registry); unset = this process alone. */
@@ -76,6 +80,9 @@ export const DEFAULTS = Object.freeze({
   MAX_SESSIONS: 1_000,
   // A model can think for minutes before its first token; a stream's gaps are far shorter.
   UPSTREAM_TIMEOUT_MS: 600_000,
+  // A model streams tens of tokens a second; a client pushing each token keeps far below both.
+  STREAM_PUSH_RATE: 200,
+  STREAM_PUSH_BURST: 400,
 });
 
 const MiB = 1024 * 1024;
@@ -148,6 +155,8 @@ export function loadConfig(env: Env = process.env): Config {
     taskTimeoutMs: read(() => readInteger(env, 'TASK_TIMEOUT_MS', DEFAULTS.TASK_TIMEOUT_MS, 10, 3_600_000), DEFAULTS.TASK_TIMEOUT_MS),
     maxSessions: read(() => readInteger(env, 'MAX_SESSIONS', DEFAULTS.MAX_SESSIONS, 1, 10_000_000), DEFAULTS.MAX_SESSIONS),
     streamBufferBudgetBytes: read(() => readInteger(env, 'STREAM_BUFFER_BUDGET_BYTES', budget, 1024, 2 ** 50), budget),
+    streamPushRate: read(() => readInteger(env, 'STREAM_PUSH_RATE', DEFAULTS.STREAM_PUSH_RATE, 1, 1_000_000), DEFAULTS.STREAM_PUSH_RATE),
+    streamPushBurst: read(() => readInteger(env, 'STREAM_PUSH_BURST', DEFAULTS.STREAM_PUSH_BURST, 1, 1_000_000), DEFAULTS.STREAM_PUSH_BURST),
     trustProxy: Object.freeze(read(() => readProxyList(env, 'TRUST_PROXY'), [])),
     logLevel: read(() => readChoice<LogLevel>(env, 'LOG_LEVEL', 'info', LOG_LEVELS), 'info'),
     metricsToken: read(() => readSecret(env, 'METRICS_TOKEN', 16, 256), null),

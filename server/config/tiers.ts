@@ -24,16 +24,22 @@ export interface Tier {
   overageUsdPer1k: number | null;
   /** Streaming sessions one account may hold open at once; null = bounded by the server total only. */
   streamSessions: number | null;
+  /**
+   * Pushes per second all of one account's streaming sessions on a node may send together (a burst
+   * of one second's worth); null = only each session's own push rate. A session costs one request
+   * at `start`; this keeps pushes from being a way around that (server/streaming/push-rate.ts).
+   */
+  streamPushesPerSecond: number | null;
 }
 
 // Degraded service (past the monthly quota on a 'degraded' tier): still served, every answer with
 // the QUOTA_EXCEEDED warning, at a tenth of the tier's rate (free rounded down to 5 a minute), per
 // account. docs/accounts.md defines it for users.
 export const TIERS: Readonly<Record<TierName, Readonly<Tier>>> = Object.freeze({
-  free: { name: 'free', perMinute: 60, monthlyQuota: 1_000, overage: 'degraded', degradedPerMinute: 5, overageUsdPer1k: null, streamSessions: 5 },
-  pro: { name: 'pro', perMinute: 300, monthlyQuota: 100_000, overage: 'degraded', degradedPerMinute: 30, overageUsdPer1k: null, streamSessions: 25 },
-  team: { name: 'team', perMinute: 1_000, monthlyQuota: 1_000_000, overage: 'billed', degradedPerMinute: null, overageUsdPer1k: 0.3, streamSessions: 100 },
+  free: { name: 'free', perMinute: 60, monthlyQuota: 1_000, overage: 'degraded', degradedPerMinute: 5, overageUsdPer1k: null, streamSessions: 5, streamPushesPerSecond: 200 },
+  pro: { name: 'pro', perMinute: 300, monthlyQuota: 100_000, overage: 'degraded', degradedPerMinute: 30, overageUsdPer1k: null, streamSessions: 25, streamPushesPerSecond: 1_000 },
+  team: { name: 'team', perMinute: 1_000, monthlyQuota: 1_000_000, overage: 'billed', degradedPerMinute: null, overageUsdPer1k: 0.3, streamSessions: 100, streamPushesPerSecond: 3_000 },
   // The spec prices no overage for scale, so it is treated like pro rather than billed silently.
-  scale: { name: 'scale', perMinute: 1_000, monthlyQuota: 1_000_000, overage: 'degraded', degradedPerMinute: 100, overageUsdPer1k: null, streamSessions: 250 },
-  unlimited: { name: 'unlimited', perMinute: null, monthlyQuota: null, overage: 'none', degradedPerMinute: null, overageUsdPer1k: null, streamSessions: null },
+  scale: { name: 'scale', perMinute: 1_000, monthlyQuota: 1_000_000, overage: 'degraded', degradedPerMinute: 100, overageUsdPer1k: null, streamSessions: 250, streamPushesPerSecond: 3_000 },
+  unlimited: { name: 'unlimited', perMinute: null, monthlyQuota: null, overage: 'none', degradedPerMinute: null, overageUsdPer1k: null, streamSessions: null, streamPushesPerSecond: null },
 });

@@ -27,6 +27,11 @@ export const ERROR_CODES = {
   UNRECOVERABLE_SYNTAX_ERROR: E.UNRECOVERABLE_SYNTAX_ERROR,
   SCHEMA_VALIDATION_FAILED: E.SCHEMA_VALIDATION_FAILED,
   SCHEMA_WORK_LIMIT_EXCEEDED: E.SCHEMA_WORK_LIMIT_EXCEEDED,
+  SCHEMA_TOO_COMPLEX: {
+    severity: 'critical', recoverable: false,
+    message: 'The schema is over the complexity budget (anyOf/oneOf members, objects, members per object, or compile time).',
+    suggestion: 'Split the schema or give the value fewer alternatives.',
+  },
   SESSION_NOT_FOUND: {
     severity: 'critical', recoverable: true, message: 'The streaming session expired or does not exist.',
     suggestion: 'Start a new session.',

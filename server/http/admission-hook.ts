@@ -37,6 +37,11 @@ export interface AdmissionHook {
    * full): what it counted is given back. Returns the answer's headers as they now stand, or null.
    */
   refund?(route: string, clientIp: string): HeaderList | null;
+  /**
+   * A request inside a streaming session (push, finalize), which admission does not count, named
+   * no open session of its key: it is charged after all, so such calls cannot come without limit.
+   */
+  unmatched?(route: string, key: KeyRecord): void;
 }
 
 const ADMITTED: AdmissionDecision = Object.freeze({ allowed: true, headers: null, warnings: null });

@@ -21,6 +21,10 @@ export class StreamSession {
   pendingHighSurrogate = false;
   /** Its finalize is waiting for the account's earlier work: no longer found, still counted. */
   finalizing = false;
+  /** Its push bucket (push-rate.ts): the theoretical arrival time of its next push, performance.now() ms. */
+  pushTat = 0;
+  /** Its account's pushes per second on this node, by tier (null: only the session's own rate). */
+  accountPushRate: number | null = null;
 
   constructor(
     readonly tableKey: string,

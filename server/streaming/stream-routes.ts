@@ -39,9 +39,19 @@ export class StreamRoute implements JsonPostRoute {
     private readonly sessions: StreamSessions,
     private readonly setting: ContractSetting,
     maxBodyBytes: number,
+    private readonly ctx: HttpContext,
   ) {
     this.name = `stream_${endpoint}`;
     this.maxBodyBytes = streamBodyLimit(endpoint, maxBodyBytes);
+  }
+
+  /** A push or finalize that named no open session is charged after all (admission-hook.ts `unmatched`). */
+  #charged(request: PostRequest, answer: RouteAnswer | Promise<RouteAnswer>): RouteAnswer | Promise<RouteAnswer> {
+    const charge = (a: RouteAnswer): RouteAnswer => {
+      if (a.outcome.errorCode === 'SESSION_NOT_FOUND') this.ctx.admission.unmatched?.(this.name, request.key!);
+      return a;
+    };
+    return answer instanceof Promise ? answer.then(charge) : charge(answer);
   }
 
   dispatch(request: PostRequest, body: Uint8Array): RouteAnswer | Promise<RouteAnswer> {
@@ -65,11 +75,11 @@ export class StreamRoute implements JsonPostRoute {
       }
       case 'push': {
         const push = readPush(parsed, contract);
-        return typeof push === 'string' ? invalid(contract, push) : this.sessions.push(request.key!.id, contract, push);
+        return typeof push === 'string' ? invalid(contract, push) : this.#charged(request, this.sessions.push(request.key!.id, contract, push, false, request));
       }
       case 'finalize': {
         const finalize = readFinalize(parsed, contract);
-        return typeof finalize === 'string' ? invalid(contract, finalize) : this.sessions.finalize(request.key!.id, contract, finalize, request.warnings);
+        return typeof finalize === 'string' ? invalid(contract, finalize) : this.#charged(request, this.sessions.finalize(request.key!.id, contract, finalize, request.warnings));
       }
     }
   }
@@ -87,7 +97,7 @@ export const STREAM_PATHS: Record<StreamEndpoint, string> = {
 
 export function streamRouteEntries(ctx: HttpContext, sessions: StreamSessions): RouteEntry[] {
   return (['start', 'push', 'finalize'] as const).map((endpoint) => {
-    const route = new StreamRoute(endpoint, sessions, ctx.config.contract, ctx.config.maxBodyBytes);
+    const route = new StreamRoute(endpoint, sessions, ctx.config.contract, ctx.config.maxBodyBytes, ctx);
     return { method: 'post', path: STREAM_PATHS[endpoint], name: route.name, handler: jsonPostHandler(route, ctx) };
   });
 }

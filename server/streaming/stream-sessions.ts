@@ -8,6 +8,7 @@ import type { RepairError, Warning } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
 import type { KeyRecord } from '../accounts/key-store.js';
 import type { PostRequest } from '../http/json-post.js';
+import { PushRate, type PushRateSettings, type PushRefusal } from './push-rate.js';
 import { answerOf, refusalAnswer, type RouteAnswer } from '../http/route-answer.js';
 import { NO_COUNTS } from '../observe/request-record.js';
 import { AccountWork, type GatedCall } from './account-work.js';
@@ -31,6 +32,14 @@ export interface StreamRemote {
   ended(session: StreamSession): void;
   /** The owner's answer to a push or finalize of a session held elsewhere, or SESSION_NOT_FOUND. */
   forward(endpoint: 'push' | 'finalize', contract: Contract, keyId: string, sessionId: string, chunk: string, warnings: readonly Warning[] | null): Promise<RouteAnswer>;
+}
+
+/**
+ * Vets a start's schema before a streaming worker compiles it (server/batch/pool-schema-compiler.ts
+ * compiles it in the batch pool first): null when the session may open with it, else the refusal.
+ */
+export interface StartSchemaCheck {
+  check(schema: unknown): RepairError | null | Promise<RepairError | null>;
 }
 
 const BACKOFF = 'Retry with exponential backoff (for example 100 ms, 200 ms, 400 ms, with jitter), or finalize an open session first.';
@@ -103,6 +112,9 @@ export class StreamSessions {
   /** Seconds a client refused for its account's session bound is told to wait: an idle session has expired by then. */
   readonly #accountRetrySeconds: number;
   readonly #accountShare: number;
+  readonly #pushRate: PushRate;
+  /** Set by the server (app.ts); null: schemas go straight to the session's worker. */
+  schemaCheck: StartSchemaCheck | null = null;
 
   constructor(
     readonly table: SessionTable,
@@ -111,7 +123,9 @@ export class StreamSessions {
     callTimeoutMs: number,
     readonly remote: StreamRemote | null = null,
     workerThreads = 1,
+    pushRate: PushRateSettings = { sessionPerSecond: 200, sessionBurst: 400 },
   ) {
+    this.#pushRate = new PushRate(pushRate);
     this.#serverFull = makeError('SERVICE_UNAVAILABLE', `The server holds its maximum of ${table.maxSessions} open streaming sessions.`, { suggestion: BACKOFF });
     this.#budgetFull = makeError('SERVICE_UNAVAILABLE', 'The server holds as many buffered streaming bytes as its memory allows; nothing was added.', { suggestion: BACKOFF });
     this.#accountRetrySeconds = Math.max(1, Math.ceil(table.ttlMs / 1000));
@@ -134,7 +148,20 @@ export class StreamSessions {
     this.workers.call(session.slot, call.message, call);
   }
 
+  /**
+   * A schema is vetted first, where an overrun costs only this caller; the session's worker then
+   * compiles it within what was measured, and no other tenant's sessions wait on an unknown cost.
+   */
   start(request: PostRequest, contract: Contract, start: StartRequest): RouteAnswer | Promise<RouteAnswer> {
+    if (start.schema === undefined || this.schemaCheck === null) return this.#startVetted(request, contract, start);
+    const refused = this.schemaCheck.check(start.schema);
+    if (refused instanceof Promise) {
+      return refused.then((error) => error === null ? this.#startVetted(request, contract, start) : refusalAnswer(contract, error, 0));
+    }
+    return refused === null ? this.#startVetted(request, contract, start) : refusalAnswer(contract, refused, 0);
+  }
+
+  #startVetted(request: PostRequest, contract: Contract, start: StartRequest): RouteAnswer | Promise<RouteAnswer> {
     const key = request.key!;
     const now = performance.now();
     // Per account, by tier (the operator's own `unlimited` tier is bounded by the server total only).
@@ -164,6 +191,7 @@ export class StreamSessions {
   #open(key: KeyRecord, contract: Contract, sessionId: string, start: StartRequest): Promise<RouteAnswer> {
     const { slot, generation } = this.workers.assign();
     const session = new StreamSession(tableKeyOf(contract, key.id, sessionId), key.id, key.accountId, contract, sessionId, slot, generation, ++this.#nextHandle);
+    session.accountPushRate = TIERS[key.tier].streamPushesPerSecond;
     this.table.add(session, performance.now());
     const message: OpenMessage = { op: OPEN, id: 0, handle: session.handle, mode: start.mode, schema: start.schema, echoBuffer: start.echoBuffer, preview: start.preview };
     const call = new StreamCall(this, 'start', contract, session, 0, message, 0);
@@ -172,8 +200,8 @@ export class StreamSessions {
     return answer;
   }
 
-  /** `forwarded`: sent by another node (never forwarded again). */
-  push(keyId: string, contract: Contract, push: PushRequest, forwarded = false): RouteAnswer | Promise<RouteAnswer> {
+  /** `forwarded`: sent by another node (never forwarded again). `request`: gets a refusal's Retry-After headers. */
+  push(keyId: string, contract: Contract, push: PushRequest, forwarded = false, request: PostRequest | null = null): RouteAnswer | Promise<RouteAnswer> {
     const { chunk } = push;
     const now = performance.now();
     const session = this.#live(tableKeyOf(contract, keyId, push.sessionId), now);
@@ -182,6 +210,9 @@ export class StreamSessions {
       return refusalAnswer(contract, NOT_FOUND, Buffer.byteLength(chunk, 'utf8'));
     }
     const chunkBytes = Buffer.byteLength(chunk, 'utf8');
+    // Before anything is counted: a refused push leaves the session as it was, so it can be sent again.
+    const tooFast = this.#pushRate.admit(session, session.accountId, session.accountPushRate, now);
+    if (tooFast !== null) return this.#pushTooFast(request, contract, session, tooFast, chunkBytes);
     if (chunkBytes > this.maxPayloadBytes) {
       // Refused whole: nothing was added, so the session carries on.
       const message = `The chunk is ${chunkBytes} bytes of UTF-8; the limit is ${this.maxPayloadBytes}.`;
@@ -224,6 +255,23 @@ export class StreamSessions {
     });
     request.headers = [...(request.headers ?? []), ['Retry-After', String(retry)]];
     return refusalAnswer(contract, error, 0, null, retry);
+  }
+
+  /**
+   * Pushes past the session's or the account's push rate: RATE_LIMIT_EXCEEDED (recoverable, compact
+   * HTTP 429), nothing added. The wait is milliseconds, so besides Retry-After (whole seconds, at
+   * least 1) the answer carries Retry-After-Ms, which the client reads first.
+   */
+  #pushTooFast(request: PostRequest | null, contract: Contract, session: StreamSession, refusal: PushRefusal, chunkBytes: number): RouteAnswer {
+    const waitMs = Math.ceil(refusal.waitMs);
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    const { sessionPerSecond, sessionBurst } = this.#pushRate.settings;
+    const message = refusal.scope === 'session'
+      ? `This session pushes faster than ${sessionPerSecond} per second (bursts of ${sessionBurst}); nothing was added. Retry in ${waitMs} ms.`
+      : `This account's streaming sessions together push faster than its tier's ${session.accountPushRate} per second; nothing was added. Retry in ${waitMs} ms.`;
+    const error = makeError('RATE_LIMIT_EXCEEDED', message, { suggestion: 'Send the same chunk again after the wait, or join several tokens into one push.' });
+    if (request !== null) request.headers = [...(request.headers ?? []), ['Retry-After', String(seconds)], ['Retry-After-Ms', String(waitMs)]];
+    return refusalAnswer(contract, error, chunkBytes, null, seconds);
   }
 
   finalize(keyId: string, contract: Contract, finalize: FinalizeRequest, warnings: readonly Warning[] | null, forwarded = false): RouteAnswer | Promise<RouteAnswer> {

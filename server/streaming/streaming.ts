@@ -40,7 +40,8 @@ export class Streaming {
       onError: (error) => logger.log('error', 'streaming worker error', { error: (error as Error)?.name ?? 'unknown' }),
     });
     this.table = new SessionTable(config.sessionTtlMs, config.maxSessions, config.streamBufferBudgetBytes, this.#onEnd);
-    this.sessions = new StreamSessions(this.table, this.workers, config.maxPayloadBytes, config.taskTimeoutMs, remote, config.workers);
+    this.sessions = new StreamSessions(this.table, this.workers, config.maxPayloadBytes, config.taskTimeoutMs, remote, config.workers,
+      { sessionPerSecond: config.streamPushRate, sessionBurst: config.streamPushBurst });
     this.workers.startAll();
     this.#timer = setInterval(this.#tick, tickMs(config));
     this.#timer.unref();

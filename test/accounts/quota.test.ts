@@ -33,6 +33,7 @@ t.test('the tier table matches the spec and docs/design.md', async (t) => {
   t.same(Object.values(TIERS).map((x) => [x.name, x.degradedPerMinute, x.streamSessions]), [
     ['free', 5, 5], ['pro', 30, 25], ['team', null, 100], ['scale', 100, 250], ['unlimited', null, null],
   ], 'degraded rates and open streaming sessions (docs/accounts.md)');
+  t.same(Object.values(TIERS).map((x) => x.streamPushesPerSecond), [200, 1_000, 3_000, 3_000, null], 'pushes per second per account (docs/streaming.md)');
 });
 
 t.test('usage is counted in memory and written in batches', async (t) => {

@@ -1,6 +1,7 @@
 // The two parts the server is handed (besides the key store), in process with a moved clock: the
 // admission hook's decisions and headers, and the request observer's counting and logging rules.
 import t from 'tap';
+import type { AdmissionDecision } from '../../server/http/admission-hook.js';
 import { ManualClock } from '../../server/accounts/clock.js';
 import { Accounts } from '../../server/accounts/index.js';
 import { RequestAdmission } from '../../server/accounts/request-admission.js';
@@ -18,7 +19,7 @@ async function open(t: Parameters<Parameters<typeof t.test>[1]>[0], demoLimitPer
   const clock = new ManualClock(T0);
   const accounts = await Accounts.open({ dataDir: tempDataDir(t), clock, demoLimitPerHour, metadataThread: false });
   t.teardown(() => accounts.close());
-  const admission = new RequestAdmission({ keyed: accounts.admission, demo: accounts.demo });
+  const admission = new RequestAdmission({ keyed: accounts.admission, demo: accounts.demo, clock });
   return { clock, accounts, admission };
 }
 
@@ -31,7 +32,12 @@ t.test('keyed: tier limit headers, Retry-After on refusal, none for unlimited', 
   t.same([first.allowed, header(first, 'X-RateLimit-Limit'), header(first, 'X-RateLimit-Remaining')], [true, '60', '59']);
   t.equal(header(first, 'X-RateLimit-Reset'), String(Math.ceil((T0 + 1_000) / 1000)));
   t.equal(header(first, 'Retry-After'), undefined);
-  for (let i = 1; i < 60; i++) t.equal(admission.admit('stream_push', free, '').allowed, true);
+  for (let i = 1; i < 60; i++) t.equal(admission.admit('stream_start', free, '').allowed, true);
+  // Inside a session nothing more is counted: its start was (push-rate.ts bounds its pushes).
+  for (const route of ['stream_push', 'stream_finalize']) {
+    const inside = admission.admit(route, free, '') as AdmissionDecision;
+    t.same([inside.allowed, header(inside, 'X-RateLimit-Remaining')], [true, '0'], `${route}: admitted, the headers as they stand`);
+  }
   const refused = admission.admit('repair', free, '');
   t.equal(refused.allowed, false);
   if (!refused.allowed) {
@@ -105,4 +111,19 @@ t.test('recorder: what counts as a repair, which requests get a metadata row', a
   t.equal(accounts.metadata.pending, logged, 'probes, scrapes, pages and unknown paths get no row');
   t.equal(logged, 12, 'every API request got one');
   t.equal(await accounts.metadata.flush(), 12);
+});
+
+t.test('session calls naming no open session are charged: past the tier rate the account\'s pushes are refused', async (t) => {
+  const { clock, admission } = await open(t);
+  for (let i = 0; i < 60; i++) {
+    t.equal(admission.admit('stream_push', free, '').allowed, true);
+    admission.unmatched('stream_push', free);
+  }
+  const refused = admission.admit('stream_finalize', free, '');
+  t.equal(refused.allowed, false);
+  if (!refused.allowed) t.match(refused.error, { code: 'RATE_LIMIT_EXCEEDED', message: /named no open streaming session/ });
+  t.equal(header(refused, 'Retry-After'), '1');
+  t.equal(admission.admit('repair', free, '').allowed, true, 'its requests are not: the two are counted apart');
+  clock.advance(1_000);
+  t.equal(admission.admit('stream_push', free, '').allowed, true, 'one refills per second');
 });

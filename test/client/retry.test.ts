@@ -23,6 +23,7 @@ t.test('the service hint: Retry-After (seconds or HTTP date), else X-RateLimit-R
   t.equal(serverWaitMs(new Headers({ 'x-ratelimit-reset': String(now / 1000 + 30) }), false, now), null, 'the reset is a rate limit\'s hint only');
   t.equal(serverWaitMs(new Headers({ 'retry-after': '1', 'x-ratelimit-reset': String(now / 1000 + 30) }), true, now), 1_000, 'Retry-After wins');
   t.equal(serverWaitMs(new Headers({ 'x-ratelimit-reset': String(now / 1000 - 30) }), true, now), 0, 'a reset in the past: no wait');
+  t.equal(serverWaitMs(new Headers({ 'retry-after': '1', 'retry-after-ms': '12' }), true, now), 12, 'Retry-After-Ms (a push over its rate) wins');
   t.equal(serverWaitMs(new Headers({ 'retry-after': 'soon' }), false, now), null);
   t.equal(serverWaitMs(new Headers(), true, now), null);
 });

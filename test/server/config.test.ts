@@ -26,12 +26,12 @@ t.test('values are parsed and normalised', async (t) => {
     PORT: '0', HOST: '127.0.0.1', DATA_DIR: '/tmp/x', API_KEYS: ' a-key-1:pro , b-key-2:UNLIMITED ,', WORKERS: '3',
     QUEUE_MAX: '0', SESSION_TTL_MS: '1000', MAX_PAYLOAD_BYTES: '1000', DEMO_LIMIT_PER_HOUR: '0', CONTRACT: 'Compact',
     UWS_ALLOW_FALLBACK: 'true', INLINE_MAX_BYTES: '0', TASK_TIMEOUT_MS: '50', MAX_SESSIONS: '5',
-    STREAM_BUFFER_BUDGET_BYTES: '1048576', TRUST_PROXY: '10.0.0.0/8, ::1', LOG_LEVEL: 'debug', JSONMEND_TEST_HOOKS: '1',
+    STREAM_BUFFER_BUDGET_BYTES: '1048576', STREAM_PUSH_RATE: '50', STREAM_PUSH_BURST: '7', TRUST_PROXY: '10.0.0.0/8, ::1', LOG_LEVEL: 'debug', JSONMEND_TEST_HOOKS: '1',
   });
   t.match(config, {
     port: 0, host: '127.0.0.1', dataDir: '/tmp/x', workers: 3, queueMax: 0, sessionTtlMs: 1000, maxPayloadBytes: 1000,
     demoLimitPerHour: 0, contract: 'compact', uwsAllowFallback: true, inlineMaxBytes: 0, taskTimeoutMs: 50, maxSessions: 5,
-    streamBufferBudgetBytes: 1_048_576, logLevel: 'debug', testHooks: true,
+    streamBufferBudgetBytes: 1_048_576, streamPushRate: 50, streamPushBurst: 7, logLevel: 'debug', testHooks: true,
   });
   t.same(config.apiKeys, [{ key: 'a-key-1', tier: 'pro' }, { key: 'b-key-2', tier: 'unlimited' }]);
   t.same(config.trustProxy, ['10.0.0.0/8', '::1']);

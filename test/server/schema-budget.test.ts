@@ -36,3 +36,13 @@ t.test('a budget that runs out names itself in both contracts', async (t) => {
   t.equal(compact.valid, false);
   t.match(compact.errors, [{ code: 'SCHEMA_WORK_LIMIT_EXCEEDED' }]);
 });
+
+t.test('a schema over the complexity budget is refused before it compiles, inline and in the pool alike', async (t) => {
+  const schema = { anyOf: Array.from({ length: 800 }, (_, i) => ({ type: 'object', properties: { kind: { const: `k${i}` } }, required: ['kind'] })) };
+  const started = performance.now();
+  const small = await postJson(url, { raw_output: '{"kind": "k1"}', schema }, auth);
+  t.match(small.body, { success: false, metadata: { errors: [{ code: 'SCHEMA_TOO_COMPLEX', field: '/anyOf' }] } });
+  const large = await postJson(url, { content: `{"kind": "k1", "pad": "${'x'.repeat(20_000)}"}`, schema }, auth);
+  t.match(large.body, { valid: false, errors: [{ code: 'SCHEMA_TOO_COMPLEX' }] });
+  t.comment(`both answered in ${(performance.now() - started).toFixed(0)} ms`);
+});

@@ -333,6 +333,7 @@ class RetryArithmetic(unittest.TestCase):
         self.assertEqual(server_wait({"x-ratelimit-reset": str(int(now + 20))}, True, now), 20.0)
         self.assertIsNone(server_wait({"x-ratelimit-reset": str(int(now + 20))}, False, now), "a full queue is not a rate limit")
         self.assertIsNone(server_wait({}, True, now))
+        self.assertEqual(server_wait({"retry-after": "1", "retry-after-ms": "12"}, True, now), 0.012, "Retry-After-Ms wins")
 
 
 class Package(unittest.TestCase):

@@ -33,10 +33,17 @@ def backoff(attempt: int, policy: RetryPolicy, draw: Callable[[], float] = rando
 
 
 def server_wait(headers: Headers, rate_limited: bool, now: Optional[float] = None) -> Optional[float]:
-    """The wait the answer asks for, in seconds, or None. Retry-After is seconds or an HTTP date.
+    """The wait the answer asks for, in seconds, or None. Retry-After-Ms (a push over its session's
+    push rate waits milliseconds) comes first; Retry-After is seconds or an HTTP date.
     Only a rate-limit refusal falls back to X-RateLimit-Reset (unix seconds): every limited answer
     carries it, and it says when the whole limit is back, which is no reason to wait on a full queue."""
     now = time.time() if now is None else now
+    try:
+        retry_after_ms = float(headers.get("retry-after-ms") or "nan")
+    except ValueError:
+        retry_after_ms = float("nan")
+    if retry_after_ms >= 0:  # NaN compares false
+        return retry_after_ms / 1000
     retry_after = (headers.get("retry-after") or "").strip()
     if retry_after:
         try:

@@ -60,7 +60,8 @@ def call(config: TransportConfig, path: str, body: Dict[str, Any], *, auth: bool
             hint = error.retry_after
             if hint is not None and hint > retry.max_wait:
                 raise
-            time.sleep(backoff(attempt, retry) if hint is None else hint + backoff(0, retry))
+            # The jitter is at most the wait asked for: a push over its push rate waits milliseconds.
+            time.sleep(backoff(attempt, retry) if hint is None else hint + min(hint, backoff(0, retry)))
             attempt += 1
 
 
