@@ -21,6 +21,11 @@ export interface TestPostgres {
   stop(): void;
   /** Starts it again on the same dir, socket and port; data kept. */
   start(): void;
+  /**
+   * Freezes (SIGSTOP) or thaws (SIGCONT) the postmaster and every backend it started, found by
+   * parent pid: a stalled database whose connections stay open and whose queries finish later.
+   */
+  signalAll(signal: 'SIGSTOP' | 'SIGCONT'): void;
   /** psql -c, as the postgres user, for assertions. */
   query(sql: string): string;
 }
@@ -71,12 +76,22 @@ export async function startPostgres(t: Teardown): Promise<TestPostgres> {
     }
     process.kill(p, 'SIGKILL');
   };
+  const signalAll = (signal: 'SIGSTOP' | 'SIGCONT'): void => {
+    const p = pid();
+    if (p === undefined) return;
+    const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(p)], { encoding: 'utf8' }).stdout
+      .split('\n').map((line) => Number(line.trim())).filter((n) => n > 0);
+    for (const target of [p, ...children]) {
+      try { process.kill(target, signal); } catch { /* gone already */ }
+    }
+  };
   start();
   // A test process that is killed (a tap timeout) never reaches its teardown: stop the server on
   // exit too, so no postmaster outlives the test.
   process.once('exit', stop);
   t.teardown(() => {
     process.off('exit', stop);
+    signalAll('SIGCONT');
     stop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -87,6 +102,7 @@ export async function startPostgres(t: Teardown): Promise<TestPostgres> {
     pid,
     stop,
     start,
+    signalAll,
     query: (sql) => run('psql', ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-tAc', sql]),
   };
 }

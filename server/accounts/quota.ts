@@ -2,6 +2,7 @@
 // KeyRecord.accountId, a console user or an operator key; console keys also alone) and are
 // flushed to storage as batched deltas; after each flush the totals are re-read so several server
 // processes sharing one database converge. Months are UTC calendar months.
+import { randomUUID } from 'node:crypto';
 import { FlushTimer } from './flush-timer.js';
 import type { Clock } from './clock.js';
 import type { KeyRecord } from './key-store.js';
@@ -51,6 +52,12 @@ export class QuotaTracker {
   #monthEnd: number;
   /** Deltas of a month that ended before they were flushed. */
   #carried: UsageDelta[] = [];
+  /**
+   * Batches whose write failed, each with the id it was first sent under. A write can fail here
+   * (a timeout) after the database committed it: sent again under the same id, the storage adds
+   * it at most once, so a stalled database never makes the count exceed what was served.
+   */
+  #unsent: Array<{ id: string; deltas: UsageDelta[] }> = [];
   #flushing = false;
 
   constructor(options: QuotaTrackerOptions) {
@@ -120,20 +127,26 @@ export class QuotaTracker {
     this.#flushing = true;
     this.#rollIfNeeded();
     const month = this.#month;
-    const batch = this.#carried;
+    const fresh = this.#carried;
     this.#carried = [];
     for (const [keyId, c] of this.#counters) {
       if (c.pending === 0) continue;
-      batch.push({ keyId, month, count: c.pending });
+      fresh.push({ keyId, month, count: c.pending });
       c.pending = 0;
     }
+    const batches = this.#unsent;
+    this.#unsent = [];
+    if (fresh.length > 0) batches.push({ id: randomUUID(), deltas: fresh });
     try {
-      try {
-        await this.#storage.addMonthlyUsage(batch);
-      } catch (error) {
-        // One transaction: nothing of the batch was written. Keep it whole for the next flush.
-        this.#carried.push(...batch);
-        throw error;
+      for (let i = 0; i < batches.length; i++) {
+        try {
+          await this.#storage.addMonthlyUsage(batches[i]!.deltas, batches[i]!.id);
+        } catch (error) {
+          // Written whole or not at all, and perhaps written after all (a timeout): keep this batch
+          // and the ones after it, each under its id, for the next flush.
+          this.#unsent.push(...batches.slice(i));
+          throw error;
+        }
       }
       // Totals already include these deltas; re-reading adds other processes' counts.
       if (this.#month === month) await this.#syncTotals(month);

@@ -87,6 +87,31 @@ t.test('a flush that finds the database locked keeps its deltas for the next one
   t.equal(await storage.getMonthlyUsage('key_a', '2025-06'), 5);
 });
 
+t.test('a flush that failed is sent again under the same batch id, new counts under another', async (t) => {
+  const storage = openStorage(t);
+  const sent: Array<{ id: string | undefined; total: number }> = [];
+  let fail = true;
+  const recording = {
+    loadMonthlyUsage: (month: string) => storage.loadMonthlyUsage(month),
+    addMonthlyUsage: async (batch: Array<{ keyId: string; month: string; count: number }>, id?: string) => {
+      sent.push({ id, total: batch.reduce((n, d) => n + d.count, 0) });
+      if (fail) throw new Error('query timed out');
+      return storage.addMonthlyUsage(batch, id);
+    },
+  } as unknown as typeof storage;
+  const quota = new QuotaTracker({ storage: recording, clock: new ManualClock(T0) });
+  quota.record('key_a', 3);
+  await t.rejects(quota.flush(), /timed out/);
+  fail = false;
+  quota.record('key_a', 2);
+  await quota.flush();
+  t.equal(sent.length, 3, 'the failed batch again, then the new counts');
+  t.ok(sent[0]!.id !== undefined && sent[1]!.id === sent[0]!.id, 'the retry carries the first id: the database adds it at most once');
+  t.ok(sent[2]!.id !== undefined && sent[2]!.id !== sent[0]!.id, 'counts made after it have their own id');
+  t.same(sent.map((s) => s.total), [3, 3, 2]);
+  t.equal(await storage.getMonthlyUsage('key_a', '2025-06'), 5);
+});
+
 for (const tier of ['free', 'pro', 'scale'] as const) {
   t.test(`${tier}: past the quota, degraded service (a tenth of the rate + QUOTA_EXCEEDED)`, async (t) => {
     const { quota, admission, clock } = setup(t);

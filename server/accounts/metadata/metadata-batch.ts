@@ -53,6 +53,9 @@ export interface MetadataBatch {
   counts: Uint32Array;
   inputBytes: Float64Array;
   latencyMs: Float64Array;
+  /** The writing log's instance id and the first row's sequence number: each row's rowKey. */
+  source: string;
+  firstSeq: number;
 }
 
 /** Rows `from` to `to` (exclusive) of `source` as a StringColumn. */
@@ -99,6 +102,7 @@ export function rowsOfBatch(b: MetadataBatch): MetadataRow[] {
       repairCounts: countsOf(b.counts, i * COUNT_SLOTS),
       inputBytes: finiteOrZero(b.inputBytes[i]!),
       latencyMs: finiteOrZero(b.latencyMs[i]!),
+      rowKey: `${b.source}:${b.firstSeq + i}`,
     };
   }
   return rows;

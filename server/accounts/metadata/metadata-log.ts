@@ -4,6 +4,7 @@
 // as they are full, the rest by a timer, one transaction each, off the request path. When storage
 // is stuck the ring overwrites its oldest rows and counts them as dropped instead of growing.
 import { FlushTimer } from '../flush-timer.js';
+import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RepairDetail } from '../../../engine/types.js';
 import type { Clock } from '../clock.js';
@@ -80,6 +81,9 @@ export class MetadataLog {
   readonly #counts: Uint32Array;
   readonly #inputBytes: Float64Array;
   readonly #latency: Float64Array;
+  // Names this log's rows in storage (rowKey = source:seq), so a batch written again after a write
+  // that timed out but committed is not stored twice.
+  readonly #source = randomUUID();
   #first = 0; // seq of the oldest unwritten row
   #next = 0; // seq the next row gets
   #dropped = 0;
@@ -196,7 +200,7 @@ export class MetadataLog {
       const at = start % this.capacity;
       // A batch never wraps around the ring, so each column is one contiguous slice.
       const length = Math.min((all ? until : this.#next) - start, this.batchRows, this.capacity - at);
-      const batch = this.#slice(at, length);
+      const batch = this.#slice(at, length, start);
       if (this.#storage.insertMetadataBatch !== undefined) await this.#storage.insertMetadataBatch(batch);
       else await this.#storage.insertMetadata(rowsOfBatch(batch));
       // Rows overwritten while the write was in flight were counted as dropped; skip past them.
@@ -209,7 +213,7 @@ export class MetadataLog {
   }
 
   /** Copies of the columns (the ring keeps being written while the batch is in flight). */
-  #slice(at: number, length: number): MetadataBatch {
+  #slice(at: number, length: number, firstSeq: number): MetadataBatch {
     const end = at + length;
     return {
       length,
@@ -223,6 +227,8 @@ export class MetadataLog {
       counts: this.#counts.slice(at * COUNT_SLOTS, end * COUNT_SLOTS),
       inputBytes: this.#inputBytes.slice(at, end),
       latencyMs: this.#latency.slice(at, end),
+      source: this.#source,
+      firstSeq,
     };
   }
 }

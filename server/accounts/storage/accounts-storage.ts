@@ -49,6 +49,12 @@ export interface MetadataRow {
   repairCounts: Readonly<Record<string, number>>;
   inputBytes: number;
   latencyMs: number;
+  /**
+   * The row's identity where its writer retries (the metadata log: its instance and the row's
+   * sequence number). PostgreSQL keeps one row per identity, so a batch written again after a
+   * write that timed out on this side but committed there adds nothing (docs/reliability.md).
+   */
+  rowKey?: string;
 }
 
 export interface StoredUser { id: string; email: string; passwordHash: string; createdAt: number }
@@ -77,7 +83,12 @@ export interface AccountsStorage {
   keysVersion(): Promise<number>;
   touchLastUsed(batch: readonly LastUsed[]): Promise<void>;
   // usage
-  addMonthlyUsage(batch: readonly UsageDelta[]): Promise<void>;
+  /**
+   * Adds the deltas. With `batchId`, at most once per id: a flush retried after a write that
+   * timed out here but committed in the database adds nothing the second time (PostgreSQL; SQLite
+   * writes in-process, where a write that threw did not happen).
+   */
+  addMonthlyUsage(batch: readonly UsageDelta[], batchId?: string): Promise<void>;
   getMonthlyUsage(keyId: string, month: string): Promise<number>;
   /** All keys' counts for one month, for loading the in-memory counters. */
   loadMonthlyUsage(month: string): Promise<Map<string, number>>;

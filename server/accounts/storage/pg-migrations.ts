@@ -62,6 +62,20 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX request_log_time ON request_log (time);
     `,
   },
+  {
+    // Writes a node may send twice: a usage flush or a metadata batch whose query timed out on the
+    // node after PostgreSQL committed it (a stalled database) is sent again. The batch id and the
+    // row key make the second write add nothing (docs/reliability.md).
+    version: 2,
+    sql: `
+      CREATE TABLE usage_batches (
+        id TEXT PRIMARY KEY,
+        at BIGINT NOT NULL
+      );
+      ALTER TABLE request_log ADD COLUMN row_key TEXT;
+      CREATE UNIQUE INDEX request_log_row_key ON request_log (row_key);
+    `,
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]!.version;

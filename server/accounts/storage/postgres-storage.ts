@@ -17,6 +17,8 @@ interface KeyRow {
   created_at: string; last_used_at: string | null; revoked_at: string | null;
 }
 
+/** How long a usage batch id is remembered against a retried flush (retries come seconds later). */
+const USAGE_BATCH_RETENTION_MS = 24 * 60 * 60 * 1000;
 const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
 function toKey(r: KeyRow): StoredKey {
@@ -190,7 +192,7 @@ export class PostgresStorage implements AccountsStorage {
       [batch.map((t) => t.keyId), batch.map((t) => t.at)]);
   }
 
-  async addMonthlyUsage(batch: readonly UsageDelta[]): Promise<void> {
+  async addMonthlyUsage(batch: readonly UsageDelta[], batchId?: string): Promise<void> {
     if (batch.length === 0) return;
     // One row per (key, month): ON CONFLICT may not touch a row twice in one statement.
     const sums = new Map<string, UsageDelta>();
@@ -201,11 +203,24 @@ export class PostgresStorage implements AccountsStorage {
       else s.count += d.count;
     }
     const rows = [...sums.values()];
+    const columns = [rows.map((d) => d.keyId), rows.map((d) => d.month), rows.map((d) => d.count)];
+    if (batchId === undefined) {
+      await this.#query(
+        `INSERT INTO monthly_usage (key_id, month, count)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+         ON CONFLICT (key_id, month) DO UPDATE SET count = monthly_usage.count + excluded.count`, columns);
+      return;
+    }
+    // One statement, so one transaction: the batch id is claimed and the counts added together, or
+    // neither. A batch sent again (its first write timed out here but committed there) finds its id
+    // taken, inserts nothing, and adds nothing; a concurrent second send waits on the id's index.
     await this.#query(
-      `INSERT INTO monthly_usage (key_id, month, count)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+      `WITH claimed AS (INSERT INTO usage_batches (id, at) VALUES ($4, $5) ON CONFLICT (id) DO NOTHING RETURNING id)
+       INSERT INTO monthly_usage (key_id, month, count)
+       SELECT u.key_id, u.month, u.count FROM unnest($1::text[], $2::text[], $3::bigint[]) AS u(key_id, month, count)
+       WHERE EXISTS (SELECT 1 FROM claimed)
        ON CONFLICT (key_id, month) DO UPDATE SET count = monthly_usage.count + excluded.count`,
-      [rows.map((d) => d.keyId), rows.map((d) => d.month), rows.map((d) => d.count)]);
+      [...columns, batchId, Date.now()]);
   }
 
   async getMonthlyUsage(keyId: string, month: string): Promise<number> {
@@ -221,18 +236,23 @@ export class PostgresStorage implements AccountsStorage {
   async insertMetadata(rows: readonly MetadataRow[]): Promise<void> {
     if (rows.length === 0) return;
     await this.#query(
-      `INSERT INTO request_log (time, key_id, endpoint, contract, success, error_code, confidence, repair_counts, input_bytes, latency_ms)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::text[], $8::text[], $9::int[], $10::float8[])`,
+      // A row sent again under its row key (a retried batch) is stored once.
+      `INSERT INTO request_log (time, key_id, endpoint, contract, success, error_code, confidence, repair_counts, input_bytes, latency_ms, row_key)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::text[], $7::text[], $8::text[], $9::int[], $10::float8[], $11::text[])
+       ON CONFLICT (row_key) DO NOTHING`,
       [
         rows.map((r) => r.time), rows.map((r) => r.keyId), rows.map((r) => r.endpoint), rows.map((r) => r.contract),
         rows.map((r) => r.success), rows.map((r) => r.errorCode), rows.map((r) => r.confidence),
         rows.map((r) => JSON.stringify(r.repairCounts)), rows.map((r) => r.inputBytes), rows.map((r) => r.latencyMs),
+        rows.map((r) => r.rowKey ?? null),
       ]);
   }
 
   /** Only the retention leader deletes; on every other node this is a no-op returning 0. */
   async deleteMetadataOlderThan(cutoff: number, limit: number): Promise<number> {
     if (!(await this.isRetentionLeader())) return 0;
+    // Batch ids only matter while a flush may still be retried: a day keeps them far past that.
+    await this.#query('DELETE FROM usage_batches WHERE at < $1', [Date.now() - USAGE_BATCH_RETENTION_MS]);
     const { rowCount } = await this.#query(
       'DELETE FROM request_log WHERE id IN (SELECT id FROM request_log WHERE time < $1 ORDER BY time LIMIT $2)', [cutoff, limit]);
     return rowCount ?? 0;
