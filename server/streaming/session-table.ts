@@ -25,6 +25,8 @@ export class StreamSession {
   pushTat = 0;
   /** Its account's pushes per second on this node, by tier (null: only the session's own rate). */
   accountPushRate: number | null = null;
+  /** This node's stall count when its ownership was last confirmed (session-forwarder.ts stillOwned). */
+  checkedStalls = 0;
 
   constructor(
     readonly tableKey: string,

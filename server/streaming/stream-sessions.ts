@@ -30,6 +30,11 @@ export interface StreamRemote {
   claim(keyId: string, sessionId: string): Promise<boolean>;
   /** A session of this node ended (its compact id is free again). */
   ended(session: StreamSession): void;
+  /**
+   * Whether this node still owns a session it holds: null when there is nothing to check (no stall
+   * since it was last confirmed, and not a finalize), else the answer from Redis.
+   */
+  stillOwned(session: StreamSession, finalizing: boolean): Promise<boolean> | null;
   /** The owner's answer to a push or finalize of a session held elsewhere, or SESSION_NOT_FOUND. */
   forward(endpoint: 'push' | 'finalize', contract: Contract, keyId: string, sessionId: string, chunk: string, warnings: readonly Warning[] | null): Promise<RouteAnswer>;
 }
@@ -201,13 +206,19 @@ export class StreamSessions {
   }
 
   /** `forwarded`: sent by another node (never forwarded again). `request`: gets a refusal's Retry-After headers. */
-  push(keyId: string, contract: Contract, push: PushRequest, forwarded = false, request: PostRequest | null = null): RouteAnswer | Promise<RouteAnswer> {
+  push(keyId: string, contract: Contract, push: PushRequest, forwarded = false, request: PostRequest | null = null, checked = false): RouteAnswer | Promise<RouteAnswer> {
     const { chunk } = push;
     const now = performance.now();
     const session = this.#live(tableKeyOf(contract, keyId, push.sessionId), now);
     if (session === undefined) {
       if (this.remote !== null && !forwarded) return this.remote.forward('push', contract, keyId, push.sessionId, chunk, null);
       return refusalAnswer(contract, NOT_FOUND, Buffer.byteLength(chunk, 'utf8'));
+    }
+    const check = checked || this.remote === null ? null : this.remote.stillOwned(session, false);
+    if (check !== null) {
+      return check.then((owned) => owned
+        ? this.push(keyId, contract, push, forwarded, request, true)
+        : this.#lostWhileStalled(session, () => this.push(keyId, contract, push, forwarded, request, true)));
     }
     const chunkBytes = Buffer.byteLength(chunk, 'utf8');
     // Before anything is counted: a refused push leaves the session as it was, so it can be sent again.
@@ -274,11 +285,17 @@ export class StreamSessions {
     return refusalAnswer(contract, error, chunkBytes, null, seconds);
   }
 
-  finalize(keyId: string, contract: Contract, finalize: FinalizeRequest, warnings: readonly Warning[] | null, forwarded = false): RouteAnswer | Promise<RouteAnswer> {
+  finalize(keyId: string, contract: Contract, finalize: FinalizeRequest, warnings: readonly Warning[] | null, forwarded = false, checked = false): RouteAnswer | Promise<RouteAnswer> {
     const session = this.#live(tableKeyOf(contract, keyId, finalize.sessionId), performance.now());
     if (session === undefined) {
       if (this.remote !== null && !forwarded) return this.remote.forward('finalize', contract, keyId, finalize.sessionId, '', warnings);
       return refusalAnswer(contract, NOT_FOUND, 0);
+    }
+    const check = checked || this.remote === null ? null : this.remote.stillOwned(session, true);
+    if (check !== null) {
+      return check.then((owned) => owned
+        ? this.finalize(keyId, contract, finalize, warnings, forwarded, true)
+        : this.#lostWhileStalled(session, () => this.finalize(keyId, contract, finalize, warnings, forwarded, true)));
     }
     // Finalizing from now on: a second finalize, or a push racing this one, is not found. It leaves
     // the table when it goes to the worker (dispatch), which may wait for the account's earlier work.
@@ -288,6 +305,23 @@ export class StreamSessions {
     const answer = waitFor(call);
     this.work.submit(call);
     return answer;
+  }
+
+  /**
+   * Another node took this session for lost while this node was frozen (stillOwned said no): this
+   * copy is dropped, never finalized, and the request goes where the session now is — through
+   * `again`, which finds no local session: forwarded to the node that opened the compact id anew,
+   * or SESSION_NOT_FOUND (recoverable) for a session given up.
+   */
+  #lostWhileStalled(session: StreamSession, again: () => RouteAnswer | Promise<RouteAnswer>): RouteAnswer | Promise<RouteAnswer> {
+    if (this.table.find(session.tableKey, performance.now()) === session) this.table.end(session, 'failed');
+    return again();
+  }
+
+  /** Drops a session this node holds, if it does (peer-route.ts: a forward that arrived too late). */
+  giveUp(keyId: string, contract: Contract, sessionId: string): void {
+    const session = this.#live(tableKeyOf(contract, keyId, sessionId), performance.now());
+    if (session !== undefined) this.table.end(session, 'failed');
   }
 
   /** The session under `tableKey`, unless it is gone, expired or already being finalized. */

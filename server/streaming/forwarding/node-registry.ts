@@ -20,6 +20,12 @@ export const HEARTBEAT_MS = 250;
 const TAKEOVER_WAIT_MS = NODE_TTL_MS + 2 * HEARTBEAT_MS;
 /** After Redis comes back (or back empty), until every node has written its entries again: a TTL and two ticks. */
 export const SETTLE_MS = NODE_TTL_MS + 2 * HEARTBEAT_MS;
+/**
+ * A heartbeat timer this late means this node's event loop stood still (SIGSTOP, a long synchronous
+ * task, a paused VM) long enough for its registry entry to expire: other nodes may have taken it for
+ * dead meanwhile, answered its sessions' pushes SESSION_NOT_FOUND and opened its compact ids.
+ */
+export const STALL_MS = NODE_TTL_MS - HEARTBEAT_MS;
 const MEMBERS = NODES_KEY;
 const nodeKey = (id: string): string => `jm:node:${id}`;
 
@@ -63,6 +69,9 @@ export class NodeRegistry {
   #epoch: string | null = null;
   /** When Redis last failed a tick or came back with a new epoch (performance.now()). */
   #unsettledAt = -Infinity;
+  /** When this node last saw its event loop run (its heartbeat timer, or a stalls() call); 0 before start. */
+  #timerAt = 0;
+  #stalls = 0;
   #failing = false;
   readonly #instance = `${randomBytes(9).toString('base64url')} `;
 
@@ -80,6 +89,17 @@ export class NodeRegistry {
    * True for SETTLE_MS after Redis failed a tick or came back empty: what it says is missing may
    * only not be written again yet.
    */
+  /**
+   * How many stalls (STALL_MS without the heartbeat timer running) this node has had. Read at any
+   * time: a stall is counted here when a request is the first thing the woken event loop runs.
+   * Sessions remember the count they were last checked at (session-forwarder.ts).
+   */
+  stalls(now = performance.now()): number {
+    if (this.#timerAt > 0 && now - this.#timerAt >= STALL_MS) this.#stalls++;
+    if (this.#timerAt > 0) this.#timerAt = now;
+    return this.#stalls;
+  }
+
   get unsettled(): boolean {
     return this.#failing || performance.now() - this.#unsettledAt < SETTLE_MS;
   }
@@ -119,7 +139,8 @@ export class NodeRegistry {
       if (performance.now() >= waitUntil) throw new DuplicateNodeId(this.nodeId, peerUrlOfEntry(holder));
       await new Promise((resolve) => setTimeout(resolve, HEARTBEAT_MS));
     }
-    const tick = (): Promise<void> => this.#tick(peerUrl).then((holder) => {
+    this.#timerAt = performance.now();
+    const tick = (): Promise<void> => (this.stalls(), this.#tick(peerUrl)).then((holder) => {
       if (holder !== null) this.onDuplicate(new DuplicateNodeId(this.nodeId, peerUrlOfEntry(holder)));
     }, (error: unknown) => {
       this.#failing = true;

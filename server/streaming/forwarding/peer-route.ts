@@ -18,6 +18,7 @@ import { tableKeyOf } from '../session-table.js';
 import type { StreamSessions } from '../stream-sessions.js';
 import type { HttpResponse } from '../../http/load-uws.js';
 import { PEER_HEADERS, PEER_PATH } from './peer-client.js';
+import { STALL_MS } from './node-registry.js';
 import { PeerReplayGuard } from './peer-replay.js';
 import { bodyMatches, verifyPeerSignature, type PeerFields, type PeerStamp } from './peer-signature.js';
 import type { PeerOutcome } from './session-forwarder.js';
@@ -26,6 +27,7 @@ const UNSIGNED = renderError(makeError('INVALID_API_KEY', 'This endpoint takes o
 const REPLAYED = renderError(makeError('INVALID_API_KEY', 'This forwarded request was already accepted once; a forward is never accepted twice.'), 'envelope', null, 0, 401);
 const MALFORMED = renderError(makeError('INVALID_REQUEST', 'The forwarded request names no known endpoint or contract, or has no Content-Length.'), 'envelope', null, 0, 400);
 const NOT_FOUND = makeError('SESSION_NOT_FOUND');
+const TOO_LATE = makeError('SESSION_NOT_FOUND', 'This push reached the node holding the session too late to be sure it was still awaited; the session was dropped so that no answer misses it.');
 
 /** Counts of forwarded requests this node received, for /metrics. */
 export class PeerRouteStats {
@@ -136,6 +138,14 @@ export function peerRouteEntry(ctx: HttpContext, sessions: StreamSessions, secre
       // Whether this node holds the id (another node is about to open it): nothing changes.
       const held = sessions.table.find(tableKeyOf(contract, keyId, sessionId), performance.now()) !== undefined;
       answer(request, held ? answerOf(contract, 200, '{}', null, 0) : refusalAnswer(contract, NOT_FOUND, 0));
+      return;
+    }
+    if (Date.now() - Number(request.stamp.time) >= STALL_MS) {
+      // Sent STALL_MS ago or more: this node was frozen or far behind, and the sending node may have
+      // given up on it and answered SESSION_NOT_FOUND. Acting on it now could apply a chunk the
+      // client was told was not applied; dropping the session makes every later answer agree.
+      sessions.giveUp(keyId, contract, sessionId);
+      answer(request, refusalAnswer(contract, TOO_LATE, 0));
       return;
     }
     const result = fields.endpoint === 'push'

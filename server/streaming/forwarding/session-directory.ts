@@ -3,6 +3,7 @@
 // claimed atomically at start (which also makes "already open" hold across nodes) and removed when
 // the session ends. It expires a little after the session's own TTL in case its owner died.
 import type { Redis } from 'ioredis';
+import { tableKeyOf } from '../session-table.js';
 
 /** Past the session TTL, so the entry never disappears before the session it names. */
 const MARGIN_MS = 2_000;
@@ -24,6 +25,7 @@ const CLAIM = `${EPOCH_AGE}
 local owner = redis.call('get', KEYS[1])
 if owner == false or owner == ARGV[1] or redis.call('exists', 'jm:node:' .. owner) == 0 then
   redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('del', KEYS[2])
   return { 1, e or '', age }
 end
 return { 0, e or '', age }`;
@@ -37,6 +39,20 @@ export interface DirectoryEpoch { epoch: string; ageMs: number }
 const RESTORE = "return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') and 1 or 0";
 
 const entryKey = (keyId: string, uuid: string): string => `jm:stream:${keyId}:${uuid.toLowerCase()}`;
+/**
+ * A session another node answered SESSION_NOT_FOUND for because its owner seemed gone (the owner
+ * was frozen, not dead): `jm:gone:<table key>`. The owner reads it before it finalizes, and before
+ * a push after it stalled, and then drops the session: a chunk the client was told was not applied
+ * is never missing from an answer given as success.
+ */
+const goneKey = (tableKey: string): string => `jm:gone:${tableKey}`;
+// KEYS: the gone marker, the compact directory entry (or the marker again for envelope ids). ARGV:
+// this node. Owned unless marked gone, or the directory names another node (a start elsewhere took
+// the id while this node seemed dead). No entry at all (expired, or Redis back empty) proves nothing.
+const STILL_OWNED = `if redis.call('exists', KEYS[1]) == 1 then return 0 end
+local owner = redis.call('get', KEYS[2])
+if owner and owner ~= ARGV[1] and KEYS[2] ~= KEYS[1] then return 0 end
+return 1`;
 
 export class SessionDirectory {
   readonly #ttlMs: number;
@@ -47,7 +63,8 @@ export class SessionDirectory {
 
   /** claimed: this node now owns the id; false: the id is open on a live node. Rejects when Redis does not answer. */
   async claim(keyId: string, uuid: string): Promise<{ claimed: boolean } & DirectoryEpoch> {
-    const [claimed, epoch, age] = await this.redis.eval(CLAIM, 1, entryKey(keyId, uuid), this.nodeId, this.#ttlMs) as [number, string, number];
+    // KEYS[2]: a gone marker (goneKey) left by the session this id named before: the new one is not gone.
+    const [claimed, epoch, age] = await this.redis.eval(CLAIM, 2, entryKey(keyId, uuid), goneKey(tableKeyOf('compact', keyId, uuid)), this.nodeId, this.#ttlMs) as [number, string, number];
     return { claimed: claimed === 1, epoch, ageMs: Number(age) };
   }
 
@@ -68,6 +85,17 @@ export class SessionDirectory {
     if (count > 0) pipeline.exec().catch(() => {
       // Redis away again: the next rejoin writes them.
     });
+  }
+
+  /** Marks a session given up as lost (goneKey); resolves when written. Rejects when Redis does not answer. */
+  async markGone(tableKey: string): Promise<void> {
+    await this.redis.set(goneKey(tableKey), this.nodeId, 'PX', this.#ttlMs);
+  }
+
+  /** Whether this node still owns the session (STILL_OWNED). Rejects when Redis does not answer. */
+  async stillOwned(tableKey: string, compact: { keyId: string; uuid: string } | null): Promise<boolean> {
+    const entry = compact === null ? goneKey(tableKey) : entryKey(compact.keyId, compact.uuid);
+    return (await this.redis.eval(STILL_OWNED, 2, goneKey(tableKey), entry, this.nodeId)) === 1;
   }
 
   release(keyId: string, uuid: string): void {

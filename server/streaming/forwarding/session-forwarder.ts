@@ -12,7 +12,7 @@ import type { Warning } from '../../../engine/types.js';
 import type { Contract } from '../../contracts/contract.js';
 import { answerOf, refusalAnswer, type RouteAnswer } from '../../http/route-answer.js';
 import type { AnswerOutcome, Execution } from '../../observe/request-record.js';
-import type { StreamSession } from '../session-table.js';
+import { tableKeyOf, type StreamSession } from '../session-table.js';
 import type { StreamRemote } from '../stream-sessions.js';
 import type { NodeRegistry } from './node-registry.js';
 import type { PeerClient, PeerReply } from './peer-client.js';
@@ -89,6 +89,23 @@ export class SessionForwarder implements StreamRemote {
     this.directory.release(session.keyId, session.sessionId);
   }
 
+  /**
+   * A frozen owner is taken for gone by the other nodes (docs/scaling.md "A node that stalls"): they
+   * answer its sessions' pushes SESSION_NOT_FOUND, mark those sessions gone, and may open its compact
+   * ids anew. So before a finalize, and before any push after this node stalled, the owner asks Redis
+   * whether the session is still its own. One round trip a finalize; none a push on a node that has
+   * not stalled. Redis unreachable: owned (no other node could have claimed it through Redis either).
+   */
+  stillOwned(session: StreamSession, finalizing: boolean): Promise<boolean> | null {
+    const stalls = this.registry.stalls();
+    if (!finalizing && session.checkedStalls === stalls) return null;
+    const compact = session.contract === 'compact' ? { keyId: session.keyId, uuid: session.sessionId } : null;
+    return this.directory.stillOwned(session.tableKey, compact).then((owned) => {
+      if (owned) session.checkedStalls = stalls;
+      return owned;
+    }, () => true);
+  }
+
   /** Redis answers again, or came back empty: this node's entries are written where missing. */
   restore(): void {
     this.directory.restore(this.#open.values());
@@ -128,8 +145,21 @@ export class SessionForwarder implements StreamRemote {
     const body = Buffer.from(chunk, 'utf16le');
     if (owner === ANY) return this.#askEveryNode(fields, body, contract, inputBytes);
     const peerUrl = this.registry.peerUrlOf(owner);
-    if (peerUrl === undefined) return this.#gone(contract, 1, inputBytes);
-    return this.#answerOf(owner, await this.#send(owner, peerUrl, fields, body), contract, inputBytes);
+    if (peerUrl === undefined) {
+      await this.#markGone(contract, keyId, sessionId);
+      return this.#gone(contract, 1, inputBytes);
+    }
+    const reply = await this.#send(owner, peerUrl, fields, body);
+    // No answer: the owner may only be frozen and act on this later. Marked before the client hears
+    // SESSION_NOT_FOUND, so the owner, once awake, drops the session instead of finalizing it
+    // without this chunk.
+    if (reply === null) await this.#markGone(contract, keyId, sessionId);
+    return this.#answerOf(owner, reply, contract, inputBytes);
+  }
+
+  /** Best effort: with Redis away the owner cannot be told, and cannot be taken over either. */
+  #markGone(contract: Contract, keyId: string, sessionId: string): Promise<void> {
+    return this.directory.markGone(tableKeyOf(contract, keyId, sessionId)).catch(() => {});
   }
 
   #send(owner: string, peerUrl: string, fields: PeerFields, body: Buffer): Promise<PeerReply | null> {
