@@ -22,8 +22,7 @@ const BODIES = [
 ];
 
 /** `clients` loops posting until `stopAt()` or their first failure; every outcome is recorded. */
-async function load(url: string, clients: number, stopAt: () => boolean): Promise<Outcome[]> {
-  const outcomes: Outcome[] = [];
+async function load(url: string, clients: number, stopAt: () => boolean, outcomes: Outcome[] = []): Promise<Outcome[]> {
   await Promise.all(Array.from({ length: clients }, async (_, c) => {
     for (let i = 0; !stopAt(); i++) {
       const body = BODIES[(c + i) % BODIES.length]!;
@@ -45,8 +44,10 @@ async function load(url: string, clients: number, stopAt: () => boolean): Promis
 t.test('SIGTERM during mixed load: every request sent before the signal gets a complete answer', async (t) => {
   const server = await startServer(t, { API_KEYS: `${KEY}:unlimited`, WORKERS: '2', QUEUE_MAX: '256', JSONMEND_TEST_HOOKS: '1' });
   let signalAt = Infinity;
-  const running = load(server.url, 24, () => performance.now() > signalAt);
-  await sleep(1500);
+  const answered: Outcome[] = [];
+  const running = load(server.url, 24, () => performance.now() > signalAt, answered);
+  // Mid-load: once 40 answers are in (not after a fixed time: a busy machine answers fewer a second).
+  for (const until = performance.now() + 30_000; answered.length < 40 && performance.now() < until;) await sleep(50);
   signalAt = performance.now();
   const exit = await server.stop('SIGTERM', 20_000);
   const outcomes = await running;
