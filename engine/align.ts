@@ -117,12 +117,19 @@ function candidates(text: string): Candidate[] {
     if (read !== null) out.push(read);
   }
   let i = 0;
+  // The fences are in order and `at` only grows: one index walks them (a search from the first
+  // fence for every bracket made many fences quadratic). Each bracket search starts where the last
+  // one found, so the text is searched once in all.
+  let f = 0;
+  let nextBrace = -2;
+  let nextBracket = -2;
   while (out.length < MAX_CANDIDATES) {
-    const a = text.indexOf('{', i);
-    const b = text.indexOf('[', i);
-    const at = a < 0 ? b : b < 0 ? a : Math.min(a, b);
+    if (nextBrace !== -1 && nextBrace < i) nextBrace = text.indexOf('{', i);
+    if (nextBracket !== -1 && nextBracket < i) nextBracket = text.indexOf('[', i);
+    const at = nextBrace < 0 ? nextBracket : nextBracket < 0 ? nextBrace : Math.min(nextBrace, nextBracket);
     if (at < 0) break;
-    const block = fenced.find(([from, to]) => at >= from && at < to);
+    while (f < fenced.length && fenced[f]![1] <= at) f++;
+    const block = f < fenced.length && fenced[f]![0] <= at ? fenced[f] : undefined;
     if (block !== undefined) {
       i = block[1];
       continue;

@@ -185,12 +185,10 @@ function checkContentKept(scanner: Scanner, text: string, value: unknown): void 
   for (const type of DROPPING_KINDS) if (log.has(type)) drops = true;
   if (!drops) return;
   // Each root's own span: prose between roots (`</tool_call>`) is around the values, not in them.
+  // All spans in one pass (content-check.ts): many roots cost their length once.
   const spans = scanner.rootSpans;
-  const dangling = log.positionOf('removed_truncated_member');
-  let at = -1;
-  for (let k = 0; k < spans.length && at < 0; k += 2) {
-    at = droppedWordAt(text, spans[k]!, k + 1 < spans.length ? spans[k + 1]! : text.length, value, dangling);
-  }
+  const bounded = spans.length % 2 === 0 ? spans : [...spans, text.length];
+  const at = droppedWordAt(text, bounded, value, log.positionOf('removed_truncated_member'));
   // repair: text inside the value's span that the reading left out is reported, never dropped silently
   if (at >= 0) log.record('dropped_value_text', at);
 }

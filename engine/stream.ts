@@ -50,6 +50,8 @@ class Stream implements RepairStream {
   /** Everything pushed, appended and never read here: flattening it per push is what made streams quadratic. */
   private whole = '';
   private total = 0;
+  /** Input offset of the first character that is not a blank; -1 while there is none. */
+  private firstNonBlank = -1;
   private finalized = false;
   private readonly echo: boolean;
   private readonly preview: ProgressivePreview | null = null;
@@ -73,6 +75,7 @@ class Stream implements RepairStream {
     if (this.finalized) throw new Error('push after finalize');
     if (typeof chunk !== 'string') throw new TypeError('chunk must be a string');
     if (chunk.length > 0) {
+      if (this.firstNonBlank < 0) this.firstNonBlank = firstNonBlankIn(chunk, this.total);
       this.chunks.push(chunk);
       this.total += chunk.length;
       if (this.chunks.length * CONSOLIDATE_AT >= this.total && this.chunks.length > CONSOLIDATE_AT) this.consolidate();
@@ -138,12 +141,15 @@ class Stream implements RepairStream {
       safe = !s.log.doubted();
       partial = root;
     } else if (s.log.size === 0 && !s.tooDeep) {
-      if (s.roots.length === 0 && depth === 0 && (afterQuote !== null || (!s.inString && !long && heldToken.length > 0))) {
-        // A scalar root still held back (`12`, `true`, `"text"` with its closing quote in doubt):
-        // JSON.parse is the judge. A root string still open cannot parse, so a long one streamed
-        // in many pushes is never reread.
+      // A scalar root still held back (`12`, `true`, `"text"` with its closing quote in doubt):
+      // JSON.parse is the judge, of the held token alone, and only when nothing but blanks came
+      // before it (prose before a held word would make every push reread the buffer). A root string
+      // still open cannot parse, so a long one streamed in many pushes is never reread.
+      const scalar = afterQuote !== null ? this.firstNonBlank === s.strStart
+        : !s.inString && !long && heldToken.length > 0 && this.firstNonBlank >= s.base + s.i;
+      if (s.roots.length === 0 && depth === 0 && scalar) {
         try {
-          partial = JSON.parse(this.buffered());
+          partial = JSON.parse(afterQuote !== null ? this.buffered() : heldToken);
           parseable = safe = true;
         } catch {
           partial = null;
@@ -201,6 +207,12 @@ class Stream implements RepairStream {
     }
     return out;
   }
+}
+
+/** Input offset of the first non-blank character of a chunk starting at `offset`, or -1. */
+function firstNonBlankIn(chunk: string, offset: number): number {
+  for (let k = 0; k < chunk.length; k++) if (chunk.charCodeAt(k) > 0x20) return offset + k;
+  return -1;
 }
 
 /** A number or literal is held back: it may go on, or be followed by what ends a value. */
