@@ -44,6 +44,10 @@ export function droppedWordAt(text: string, spans: readonly number[], value: unk
   // Where the next line end / block comment end lies (-1: none after that point), found once each.
   let lineEnd = -2;
   let blockEnd = -2;
+  // Whether the reply opened a fence before its JSON, and whether a code block used as a value is
+  // open: a fence alone on its line then closes the reply's block, not the value's.
+  const fencedReply = spans.length > 0 && text.lastIndexOf('```', spans[0]!) >= 0;
+  let innerBlock = false;
   let i = 0;
   for (let s = 0; s < spans.length; s += 2) {
     const to = spans[s + 1]!;
@@ -70,8 +74,18 @@ export function droppedWordAt(text: string, spans: readonly number[], value: unk
         continue;
       }
       if (c === 0x60 && text.startsWith('```', i)) { // ``` and its language tag
+        const lineStart = atLineStart(text, i);
         i += 3;
         while (i < to && (text.charCodeAt(i) === 0x60 || isWordCode(text.charCodeAt(i)))) i++;
+        // A fence alone on its line inside a span closes the reply's block (the span of a value
+        // cut off inside its fence runs to the end of the reply): what follows it is prose after
+        // the block, not the value's text.
+        let k = i;
+        while (k < to && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++;
+        const alone = lineStart && (k >= to || text.charCodeAt(k) === 0x0a || text.charCodeAt(k) === 0x0d); // LF CR
+        if (innerBlock) innerBlock = false; // the close of a code block used as a value
+        else if (alone && fencedReply) i = to;
+        else innerBlock = true;
         continue;
       }
       if (!isWordCode(c)) {
@@ -117,6 +131,13 @@ function startsMember(text: string, at: number): boolean {
   }
   const c = text.charCodeAt(k);
   return c === 0x2c || c === 0x7b || c === 0x0a || c === 0x0d; // , { LF CR
+}
+
+/** Whether only blanks (spaces, tabs) come between the line's start and index i. */
+function atLineStart(text: string, i: number): boolean {
+  let k = i - 1;
+  while (k >= 0 && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k--;
+  return k < 0 || text.charCodeAt(k) === 0x0a || text.charCodeAt(k) === 0x0d; // LF CR
 }
 
 /** Whether only blanks follow index i before `to`: a literal cut there (`Tru`) was completed. */

@@ -55,8 +55,8 @@ class Stream implements RepairStream {
   private finalized = false;
   private readonly echo: boolean;
   private readonly preview: ProgressivePreview | null = null;
-  /** With a schema: the batch answer for the buffer as it was when the value was last complete (`partial`). */
-  private aligned: { total: number; value: unknown } | null = null;
+  /** The batch answer for the buffer as it was when last asked (answer()). */
+  private aligned: { total: number; response: RepairResponse } | null = null;
 
   constructor(private readonly options: StreamOptions) {
     const mode = options.preview ?? 'complete';
@@ -156,14 +156,35 @@ class Stream implements RepairStream {
         }
       }
     }
-    if (complete && this.options.schema !== undefined && this.options.schema !== null) partial = this.schemaValue();
+    const schema = this.options.schema !== undefined && this.options.schema !== null;
+    let fromProse: unknown = null;
+    if (schema && (complete || parseable)) {
+      // With a schema the preview is finalize's answer: its value, parseable only when that answer
+      // is a success, safe to emit only when every repair in it was (a `"249.99"` the schema turns
+      // into a number is a change finalize reports, not a value to emit as read).
+      const answer = this.answer();
+      partial = answer.success ? answer.repaired : null;
+      parseable = parseable && answer.success;
+      safe = safe && answer.success && certain(answer);
+    } else if (s.roots.length === 0 && depth === 0 && !s.inString && s.report.skippedFragment) {
+      // JSON on a line of prose (`Sure: {"a": 1} Hope that helps.`): the first reading took it
+      // for prose and finalize reads the reply again (reply-shape.ts); the preview shows what
+      // finalize would answer.
+      const answer = this.answer();
+      if (answer.success && answer.repaired !== null && typeof answer.repaired === 'object') {
+        partial = fromProse = answer.repaired;
+        parseable = true;
+        safe = certain(answer);
+      }
+    }
     const preview = this.preview;
     const state: StreamState = {
       structurally_complete: complete,
       json_parseable: parseable,
       safe_to_emit: safe,
       // undefined: the key is left out of the serialized state (not required by its serializer).
-      partial: preview === null ? partial : this.options.preview === 'patch' ? undefined : preview.root ?? null,
+      // A progressive preview the scanner has not started (JSON on a line of prose) shows finalize's value.
+      partial: preview === null ? partial : this.options.preview === 'patch' ? undefined : preview.root ?? fromProse,
       buffered: this.echo ? this.buffered() : undefined,
       incomplete_token: afterQuote !== null ? '' : s.inString ? this.tokenTail(s.strStart) : heldToken,
       brace_depth: depth,
@@ -179,16 +200,16 @@ class Stream implements RepairStream {
   }
 
   /**
-   * The complete value repaired towards the schema: what finalize would answer for the buffer (null
-   * when that is a failure). Computed when the value completes, then again only once the buffer has
-   * doubled since: text after a complete value rarely changes the answer, and reading the buffer
-   * again on every push after it would make a long tail quadratic.
+   * What finalize would answer for the buffer now. Computed when first asked, then again only once
+   * the buffer has doubled since: text after a complete value rarely changes the answer, and
+   * reading the buffer again on every push after it would make a long tail quadratic (the sum of
+   * the reads stays under twice the buffer).
    */
-  private schemaValue(): unknown {
+  private answer(): RepairResponse {
     if (this.aligned === null || this.total >= 2 * this.aligned.total) {
-      this.aligned = { total: this.total, value: repair(this.buffered(), this.options).repaired };
+      this.aligned = { total: this.total, response: repair(this.buffered(), this.options) };
     }
-    return this.aligned.value;
+    return this.aligned.response;
   }
 
   private buffered(): string {
@@ -207,6 +228,11 @@ class Stream implements RepairStream {
     }
     return out;
   }
+}
+
+/** Whether an answer took no liberty: every repair in it was certain (`high` overall). */
+function certain(answer: RepairResponse): boolean {
+  return answer.metadata.confidence !== 'medium' && answer.metadata.confidence !== 'low' && answer.metadata.repairs_applied.every((d) => d.safe);
 }
 
 /** Input offset of the first non-blank character of a chunk starting at `offset`, or -1. */

@@ -3,6 +3,9 @@
 // many candidates, deep nesting, quotes, comments, escapes — until the text reaches a size. The
 // test (test/engine/linear-cost.test.ts) and the bench (bench/engine/hostile.ts) share them.
 
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
 export interface HostileShape {
   name: string;
   /** Text of about `size` UTF-16 code units. */
@@ -77,3 +80,95 @@ export const HOSTILE_SCHEMA = {
 
 /** Pushes of this many characters in the streaming paths (a model's token stream is smaller; this keeps runs short). */
 export const HOSTILE_CHUNK = 64;
+
+/** One way the engine is driven over a text: the batch call, or a stream pushed in HOSTILE_CHUNK pieces. */
+export interface HostilePath {
+  name: string;
+  run(text: string): void;
+}
+
+interface EngineApi {
+  repair(text: string, options?: object): unknown;
+  createStream(options?: object): { push(chunk: string): unknown; finalize(): unknown };
+}
+
+function pushAll(stream: { push(chunk: string): unknown }, text: string): void {
+  for (let i = 0; i < text.length; i += HOSTILE_CHUNK) stream.push(text.slice(i, i + HOSTILE_CHUNK));
+}
+
+/** The paths every shape is driven through: batch with and without a schema, pushes per preview mode, finalize. */
+export function hostilePaths(engine: EngineApi): HostilePath[] {
+  return [
+    { name: 'batch', run: (t) => void engine.repair(t) },
+    { name: 'batch+schema', run: (t) => void engine.repair(t, { schema: HOSTILE_SCHEMA }) },
+    { name: 'push complete', run: (t) => pushAll(engine.createStream({ preview: 'complete' }), t) },
+    { name: 'push progressive', run: (t) => pushAll(engine.createStream({ preview: 'progressive' }), t) },
+    { name: 'push patch', run: (t) => pushAll(engine.createStream({ preview: 'patch' }), t) },
+    {
+      name: 'push+finalize schema',
+      run: (t) => {
+        const s = engine.createStream({ preview: 'progressive', schema: HOSTILE_SCHEMA });
+        pushAll(s, t);
+        s.finalize();
+      },
+    },
+  ];
+}
+
+// A full collection before each timed run: the garbage earlier runs left in the old generation
+// otherwise lands on whichever run triggers the next major GC (measured: ratios of 20x on linear work).
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+/** Best (least) wall time of `runs` calls, in ms, each after a full collection. */
+export function bestOf(runs: number, work: () => void): number {
+  let best = Infinity;
+  for (let r = 0; r < runs; r++) {
+    collectGarbage();
+    const a = performance.now();
+    work();
+    best = Math.min(best, performance.now() - a);
+  }
+  return best;
+}
+
+export interface Scaling {
+  /** Size whose time is at least the floor (or the largest tried). */
+  size: number;
+  /** Whether n's time reached the floor (else n is the largest size allowed and its time is noise). */
+  timed: boolean;
+  small: number;
+  large: number;
+  /** large / small: about 8 for linear work, 64 for quadratic. */
+  ratio: number;
+}
+
+/**
+ * How a path's time grows from n to 8n on a shape, n the first size from `from` (doubling) whose
+ * best time reaches `floorMs` — timings of a few ms are noise on a busy machine. Each figure is
+ * the best of `runs`; a ratio above `retryAbove` is measured again (up to `attempts` times) and
+ * the lowest kept, since a busy machine only ever makes a run slower.
+ */
+export function measureScaling(work: (text: string) => void, make: (size: number) => string, options: {
+  from: number; maxSize: number; floorMs: number; runs: number; retryAbove: number; attempts: number;
+}): Scaling {
+  let size = options.from;
+  let text = make(size);
+  work(text); // warm-up: the first call compiles
+  let small = bestOf(options.runs, () => work(text));
+  while (small < options.floorMs && size * 2 <= options.maxSize) {
+    size *= 2;
+    text = make(size);
+    small = bestOf(options.runs, () => work(text));
+  }
+  const timed = small >= options.floorMs;
+  const big = make(size * 8);
+  let large = bestOf(options.runs, () => work(big));
+  let ratio = large / small;
+  for (let a = 1; a < options.attempts && ratio > options.retryAbove; a++) {
+    small = Math.min(small, bestOf(options.runs, () => work(text)));
+    large = Math.min(large, bestOf(options.runs, () => work(big)));
+    ratio = large / small;
+  }
+  return { size, timed, small, large, ratio };
+}
