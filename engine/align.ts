@@ -5,6 +5,7 @@
 // liberties it needed, and the cheapest that validates is the answer, reported as
 // `selected_candidate`. docs/schema.md "Alignment" describes the rules. Only replies whose first
 // reading failed or passed over values pay for this: the first reading stays the default path.
+import { tickDeadline } from './deadline.js';
 import { makeError, makeWarning } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { FIRST_READING, Scanner, type ProsePolicy } from './scanner/scanner.js';
@@ -67,6 +68,7 @@ export function alignToSchema(text: string, schema: unknown, mode: Mode, first: 
   if (first.success && !passedOverValues(first)) return null;
   const scored: Array<{ candidate: Candidate; response: RepairResponse; cost: number }> = [];
   for (const candidate of candidates(text)) {
+    tickDeadline();
     const outcome = applySchema(cloneJson(candidate.value), schema, mode);
     if (outcome.errors.length > 0) continue;
     const response = successResponse(outcome.value, candidate.syntax, outcome.repairs, outcome.warnings);

@@ -7,6 +7,7 @@
 // one regular-expression pass, not a walk.
 import { alignToSchema, liberties, passedOverValues } from './align.js';
 import { DROPPING_KINDS, droppedWordAt } from './content-check.js';
+import { DeadlineExceededError, withDeadline } from './deadline.js';
 import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
@@ -18,6 +19,17 @@ import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './typ
 import { readReply } from './reply-shape.js';
 
 export function repair(text: string, options?: RepairOptions): RepairResponse {
+  if (options?.deadline === undefined) return repairText(text, options);
+  try {
+    return withDeadline(options.deadline, () => repairText(text, options));
+  } catch (error) {
+    // Work past the caller's time limit is stopped and answered as an error, not a repair.
+    if (error instanceof DeadlineExceededError) return failureResponse([error.toRepairError()]);
+    throw error;
+  }
+}
+
+function repairText(text: string, options?: RepairOptions): RepairResponse {
   if (typeof text !== 'string') {
     return failureResponse([makeError('INVALID_REQUEST', 'The input must be a string.')]);
   }

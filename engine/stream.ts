@@ -3,7 +3,9 @@
 // by appending (V8 links the pieces and copies nothing until someone reads its characters; reading a
 // state's `buffered` costs that state's buffer once, and only its reader pays it), the chunks are
 // kept for the short tails a state needs, and `partial` is the tree the scanner already built.
+import { DeadlineExceededError, withDeadline } from './deadline.js';
 import { repair } from './repair.js';
+import { failureResponse } from './response.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, KEY, ROOT_START, THINK, TRAILING, VALUE } from './scanner/phases.js';
 import { Scanner } from './scanner/scanner.js';
 import { compiledSchema } from './schema/index.js';
@@ -24,6 +26,13 @@ export interface StreamOptions extends RepairOptions {
    * progressive value's changes as JSON Patch operations.
    */
   preview?: PreviewMode;
+  /**
+   * A time limit for each push and for finalize, in ms (engine/deadline.ts). A push past it throws
+   * DeadlineExceededError (code WORK_DEADLINE_EXCEEDED) and the stream is done: every later call
+   * throws it too, since the scanner stopped part-way through the chunk. Finalize past it answers
+   * WORK_DEADLINE_EXCEEDED. Undefined: no limit.
+   */
+  callBudgetMs?: number;
 }
 
 export interface RepairStream {
@@ -53,6 +62,10 @@ class Stream implements RepairStream {
   /** Input offset of the first character that is not a blank; -1 while there is none. */
   private firstNonBlank = -1;
   private finalized = false;
+  /** Set when a push passed its deadline: the scanner stopped part-way, so the stream is done. */
+  private stopped: DeadlineExceededError | null = null;
+  /** The options of the repairs a preview makes (answer()). */
+  private readonly previewOptions: RepairOptions;
   private readonly echo: boolean;
   private readonly preview: ProgressivePreview | null = null;
   /** The batch answer for the buffer as it was when last asked (answer()). */
@@ -60,6 +73,7 @@ class Stream implements RepairStream {
 
   constructor(private readonly options: StreamOptions) {
     const mode = options.preview ?? 'complete';
+    this.previewOptions = { schema: options.schema, mode: options.mode };
     this.echo = options.echoBuffer ?? mode !== 'patch';
     if (mode !== 'complete') {
       this.preview = new ProgressivePreview(mode === 'patch', schemaView(options));
@@ -74,6 +88,18 @@ class Stream implements RepairStream {
   push(chunk: string): StreamState {
     if (this.finalized) throw new Error('push after finalize');
     if (typeof chunk !== 'string') throw new TypeError('chunk must be a string');
+    if (this.stopped !== null) throw this.stopped;
+    const budget = this.options.callBudgetMs;
+    if (budget === undefined) return this.take(chunk);
+    try {
+      return withDeadline(Date.now() + budget, () => this.take(chunk));
+    } catch (error) {
+      if (error instanceof DeadlineExceededError) this.stopped = new DeadlineExceededError(budget);
+      throw this.stopped ?? error;
+    }
+  }
+
+  private take(chunk: string): StreamState {
     if (chunk.length > 0) {
       if (this.firstNonBlank < 0) this.firstNonBlank = firstNonBlankIn(chunk, this.total);
       this.chunks.push(chunk);
@@ -106,7 +132,14 @@ class Stream implements RepairStream {
     const text = this.echo ? this.whole : this.chunks.join('');
     this.chunks.length = 0;
     this.whole = '';
-    return repair(text, this.options);
+    if (this.stopped !== null) return failureResponse([this.stopped.toRepairError()]);
+    return repair(text, this.callOptions());
+  }
+
+  /** The options of a repair() call this stream makes: its call budget as that call's deadline. */
+  private callOptions(): RepairOptions {
+    const budget = this.options.callBudgetMs;
+    return budget === undefined ? this.options : { ...this.options, deadline: Date.now() + budget };
   }
 
   private state(): StreamState {
@@ -207,7 +240,8 @@ class Stream implements RepairStream {
    */
   private answer(): RepairResponse {
     if (this.aligned === null || this.total >= 2 * this.aligned.total) {
-      this.aligned = { total: this.total, response: repair(this.buffered(), this.options) };
+      // Within the push's own deadline (withDeadline): no deadline of its own.
+      this.aligned = { total: this.total, response: repair(this.buffered(), this.previewOptions) };
     }
     return this.aligned.response;
   }
@@ -283,6 +317,34 @@ function schemaView(options: StreamOptions): SchemaView | null {
   if (options.schema === undefined || options.schema === null) return null;
   const compiled = compiledSchema(options.schema);
   return compiled.ok ? new SchemaView(compiled.model, options.mode === 'lenient' ? 'lenient' : 'strict') : null;
+}
+
+// What a stream holds beyond its text, measured with Node 20 (heap after a full GC): the parser's
+// value (an object or array ~64 bytes, a member slot 8-12, a string ~16) and, with a progressive or
+// patch preview, a second tree of about the same.
+const BYTES_PER_CONTAINER = 64;
+const BYTES_PER_MEMBER = 12;
+const BYTES_PER_STRING = 16;
+
+/**
+ * An upper estimate of the heap a stream keeps for `chunk` beyond the chunk's own text (bytes), for
+ * a caller that bounds the memory of many streams (the server's STREAM_BUFFER_BUDGET_BYTES): a text
+ * of empty objects (`[{},{},…`) holds 23 bytes per character, 45 with a preview, where its length
+ * says 1. One pass over the chunk; counts structure, whatever the parser later makes of it.
+ */
+export function treeBytesEstimate(chunk: string, preview: PreviewMode = 'complete'): number {
+  let containers = 0;
+  let members = 0;
+  let quotes = 0;
+  for (let i = 0; i < chunk.length; i++) {
+    switch (chunk.charCodeAt(i)) {
+      case 0x7b: case 0x5b: containers++; break; // { [
+      case 0x2c: members++; break; // ,
+      case 0x22: case 0x27: quotes++; break; // " '
+    }
+  }
+  const tree = containers * BYTES_PER_CONTAINER + members * BYTES_PER_MEMBER + (quotes >>> 1) * BYTES_PER_STRING;
+  return preview === 'complete' ? tree : 2 * tree;
 }
 
 export function createStream(options: StreamOptions = {}): RepairStream {

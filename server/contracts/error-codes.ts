@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   UNRECOVERABLE_SYNTAX_ERROR: E.UNRECOVERABLE_SYNTAX_ERROR,
   SCHEMA_VALIDATION_FAILED: E.SCHEMA_VALIDATION_FAILED,
   SCHEMA_WORK_LIMIT_EXCEEDED: E.SCHEMA_WORK_LIMIT_EXCEEDED,
+  WORK_DEADLINE_EXCEEDED: E.WORK_DEADLINE_EXCEEDED,
   SESSION_NOT_FOUND: {
     severity: 'critical', recoverable: true, message: 'The streaming session expired or does not exist.',
     suggestion: 'Start a new session.',
