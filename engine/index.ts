@@ -3,4 +3,5 @@ export { repair } from './repair.js';
 export type * from './types.js';
 export { ERROR_CODES, WARNING_CODES, makeError, makeWarning } from './error-codes.js';
 export { REPAIR_KINDS, compactRepairName } from './repair-kinds.js';
-export { createStream, type RepairStream, type StreamOptions } from './stream.js';
+export { createStream, treeBytesEstimate, type RepairStream, type StreamOptions } from './stream.js';
+export { DeadlineExceededError } from './deadline.js';

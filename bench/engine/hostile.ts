@@ -20,7 +20,7 @@ const only = arg('--only');
 const pathFilter = arg('--path');
 const runs = Number(arg('--runs') ?? 3);
 
-console.log(`hostile shapes: sizes ${sizes.join(', ')} characters, best of ${runs}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(`hostile shapes: sizes ${sizes.join(', ')} characters, best of ${runs} (CPU time of this process); load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 const rows: Cell[][] = [];
 let failed = 0;
 for (const path of hostilePaths(engine)) {
