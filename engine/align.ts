@@ -5,6 +5,7 @@
 // liberties it needed, and the cheapest that validates is the answer, reported as
 // `selected_candidate`. docs/schema.md "Alignment" describes the rules. Only replies whose first
 // reading failed or passed over values pay for this: the first reading stays the default path.
+import { tickDeadline } from './deadline.js';
 import { makeError, makeWarning } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { FIRST_READING, Scanner, type ProsePolicy } from './scanner/scanner.js';
@@ -67,6 +68,7 @@ export function alignToSchema(text: string, schema: unknown, mode: Mode, first: 
   if (first.success && !passedOverValues(first)) return null;
   const scored: Array<{ candidate: Candidate; response: RepairResponse; cost: number }> = [];
   for (const candidate of candidates(text)) {
+    tickDeadline();
     const outcome = applySchema(cloneJson(candidate.value), schema, mode);
     if (outcome.errors.length > 0) continue;
     const response = successResponse(outcome.value, candidate.syntax, outcome.repairs, outcome.warnings);
@@ -117,12 +119,19 @@ function candidates(text: string): Candidate[] {
     if (read !== null) out.push(read);
   }
   let i = 0;
+  // The fences are in order and `at` only grows: one index walks them (a search from the first
+  // fence for every bracket made many fences quadratic). Each bracket search starts where the last
+  // one found, so the text is searched once in all.
+  let f = 0;
+  let nextBrace = -2;
+  let nextBracket = -2;
   while (out.length < MAX_CANDIDATES) {
-    const a = text.indexOf('{', i);
-    const b = text.indexOf('[', i);
-    const at = a < 0 ? b : b < 0 ? a : Math.min(a, b);
+    if (nextBrace !== -1 && nextBrace < i) nextBrace = text.indexOf('{', i);
+    if (nextBracket !== -1 && nextBracket < i) nextBracket = text.indexOf('[', i);
+    const at = nextBrace < 0 ? nextBracket : nextBracket < 0 ? nextBrace : Math.min(nextBrace, nextBracket);
     if (at < 0) break;
-    const block = fenced.find(([from, to]) => at >= from && at < to);
+    while (f < fenced.length && fenced[f]![1] <= at) f++;
+    const block = f < fenced.length && fenced[f]![0] <= at ? fenced[f] : undefined;
     if (block !== undefined) {
       i = block[1];
       continue;

@@ -24,6 +24,11 @@ export const ERROR_CODES = {
     message: 'The schema pass reached its work limit before it could repair the value; it may or may not be repairable.',
     suggestion: 'Give anyOf/oneOf branches a distinguishing member (a const such as "type": {"const": "text"}) or distinct types, or send less data per request.',
   },
+  WORK_DEADLINE_EXCEEDED: {
+    severity: 'critical', recoverable: false,
+    message: 'The repair did not finish within its time limit and was stopped.',
+    suggestion: 'Send less text per request, or split the reply.',
+  },
   // Compact contract (spec: "Compact contract error codes").
   MISSING_REQUIRED_FIELD: { severity: 'high', recoverable: false, message: 'A required field is missing.' },
   TYPE_COERCION_FAILED: { severity: 'medium', recoverable: true, message: 'A value could not be coerced to the schema type.' },

@@ -7,6 +7,7 @@
 // one regular-expression pass, not a walk.
 import { alignToSchema, liberties, passedOverValues } from './align.js';
 import { DROPPING_KINDS, droppedWordAt } from './content-check.js';
+import { DeadlineExceededError, withDeadline } from './deadline.js';
 import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
@@ -18,6 +19,17 @@ import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './typ
 import { readReply } from './reply-shape.js';
 
 export function repair(text: string, options?: RepairOptions): RepairResponse {
+  if (options?.deadline === undefined) return repairText(text, options);
+  try {
+    return withDeadline(options.deadline, () => repairText(text, options));
+  } catch (error) {
+    // Work past the caller's time limit is stopped and answered as an error, not a repair.
+    if (error instanceof DeadlineExceededError) return failureResponse([error.toRepairError()]);
+    throw error;
+  }
+}
+
+function repairText(text: string, options?: RepairOptions): RepairResponse {
   if (typeof text !== 'string') {
     return failureResponse([makeError('INVALID_REQUEST', 'The input must be a string.')]);
   }
@@ -185,12 +197,10 @@ function checkContentKept(scanner: Scanner, text: string, value: unknown): void 
   for (const type of DROPPING_KINDS) if (log.has(type)) drops = true;
   if (!drops) return;
   // Each root's own span: prose between roots (`</tool_call>`) is around the values, not in them.
+  // All spans in one pass (content-check.ts): many roots cost their length once.
   const spans = scanner.rootSpans;
-  const dangling = log.positionOf('removed_truncated_member');
-  let at = -1;
-  for (let k = 0; k < spans.length && at < 0; k += 2) {
-    at = droppedWordAt(text, spans[k]!, k + 1 < spans.length ? spans[k + 1]! : text.length, value, dangling);
-  }
+  const bounded = spans.length % 2 === 0 ? spans : [...spans, text.length];
+  const at = droppedWordAt(text, bounded, value, log.positionOf('removed_truncated_member'));
   // repair: text inside the value's span that the reading left out is reported, never dropped silently
   if (at >= 0) log.record('dropped_value_text', at);
 }

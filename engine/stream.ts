@@ -3,7 +3,9 @@
 // by appending (V8 links the pieces and copies nothing until someone reads its characters; reading a
 // state's `buffered` costs that state's buffer once, and only its reader pays it), the chunks are
 // kept for the short tails a state needs, and `partial` is the tree the scanner already built.
+import { DeadlineExceededError, withDeadline } from './deadline.js';
 import { repair } from './repair.js';
+import { failureResponse } from './response.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, KEY, ROOT_START, THINK, TRAILING, VALUE } from './scanner/phases.js';
 import { Scanner } from './scanner/scanner.js';
 import { compiledSchema } from './schema/index.js';
@@ -24,6 +26,13 @@ export interface StreamOptions extends RepairOptions {
    * progressive value's changes as JSON Patch operations.
    */
   preview?: PreviewMode;
+  /**
+   * A time limit for each push and for finalize, in ms (engine/deadline.ts). A push past it throws
+   * DeadlineExceededError (code WORK_DEADLINE_EXCEEDED) and the stream is done: every later call
+   * throws it too, since the scanner stopped part-way through the chunk. Finalize past it answers
+   * WORK_DEADLINE_EXCEEDED. Undefined: no limit.
+   */
+  callBudgetMs?: number;
 }
 
 export interface RepairStream {
@@ -50,14 +59,21 @@ class Stream implements RepairStream {
   /** Everything pushed, appended and never read here: flattening it per push is what made streams quadratic. */
   private whole = '';
   private total = 0;
+  /** Input offset of the first character that is not a blank; -1 while there is none. */
+  private firstNonBlank = -1;
   private finalized = false;
+  /** Set when a push passed its deadline: the scanner stopped part-way, so the stream is done. */
+  private stopped: DeadlineExceededError | null = null;
+  /** The options of the repairs a preview makes (answer()). */
+  private readonly previewOptions: RepairOptions;
   private readonly echo: boolean;
   private readonly preview: ProgressivePreview | null = null;
-  /** With a schema: the batch answer for the buffer as it was when the value was last complete (`partial`). */
-  private aligned: { total: number; value: unknown } | null = null;
+  /** The batch answer for the buffer as it was when last asked (answer()). */
+  private aligned: { total: number; response: RepairResponse } | null = null;
 
   constructor(private readonly options: StreamOptions) {
     const mode = options.preview ?? 'complete';
+    this.previewOptions = { schema: options.schema, mode: options.mode };
     this.echo = options.echoBuffer ?? mode !== 'patch';
     if (mode !== 'complete') {
       this.preview = new ProgressivePreview(mode === 'patch', schemaView(options));
@@ -72,7 +88,20 @@ class Stream implements RepairStream {
   push(chunk: string): StreamState {
     if (this.finalized) throw new Error('push after finalize');
     if (typeof chunk !== 'string') throw new TypeError('chunk must be a string');
+    if (this.stopped !== null) throw this.stopped;
+    const budget = this.options.callBudgetMs;
+    if (budget === undefined) return this.take(chunk);
+    try {
+      return withDeadline(Date.now() + budget, () => this.take(chunk));
+    } catch (error) {
+      if (error instanceof DeadlineExceededError) this.stopped = new DeadlineExceededError(budget);
+      throw this.stopped ?? error;
+    }
+  }
+
+  private take(chunk: string): StreamState {
     if (chunk.length > 0) {
+      if (this.firstNonBlank < 0) this.firstNonBlank = firstNonBlankIn(chunk, this.total);
       this.chunks.push(chunk);
       this.total += chunk.length;
       if (this.chunks.length * CONSOLIDATE_AT >= this.total && this.chunks.length > CONSOLIDATE_AT) this.consolidate();
@@ -103,7 +132,14 @@ class Stream implements RepairStream {
     const text = this.echo ? this.whole : this.chunks.join('');
     this.chunks.length = 0;
     this.whole = '';
-    return repair(text, this.options);
+    if (this.stopped !== null) return failureResponse([this.stopped.toRepairError()]);
+    return repair(text, this.callOptions());
+  }
+
+  /** The options of a repair() call this stream makes: its call budget as that call's deadline. */
+  private callOptions(): RepairOptions {
+    const budget = this.options.callBudgetMs;
+    return budget === undefined ? this.options : { ...this.options, deadline: Date.now() + budget };
   }
 
   private state(): StreamState {
@@ -138,26 +174,50 @@ class Stream implements RepairStream {
       safe = !s.log.doubted();
       partial = root;
     } else if (s.log.size === 0 && !s.tooDeep) {
-      if (s.roots.length === 0 && depth === 0 && (afterQuote !== null || (!s.inString && !long && heldToken.length > 0))) {
-        // A scalar root still held back (`12`, `true`, `"text"` with its closing quote in doubt):
-        // JSON.parse is the judge. A root string still open cannot parse, so a long one streamed
-        // in many pushes is never reread.
+      // A scalar root still held back (`12`, `true`, `"text"` with its closing quote in doubt):
+      // JSON.parse is the judge, of the held token alone, and only when nothing but blanks came
+      // before it (prose before a held word would make every push reread the buffer). A root string
+      // still open cannot parse, so a long one streamed in many pushes is never reread.
+      const scalar = afterQuote !== null ? this.firstNonBlank === s.strStart
+        : !s.inString && !long && heldToken.length > 0 && this.firstNonBlank >= s.base + s.i;
+      if (s.roots.length === 0 && depth === 0 && scalar) {
         try {
-          partial = JSON.parse(this.buffered());
+          partial = JSON.parse(afterQuote !== null ? this.buffered() : heldToken);
           parseable = safe = true;
         } catch {
           partial = null;
         }
       }
     }
-    if (complete && this.options.schema !== undefined && this.options.schema !== null) partial = this.schemaValue();
+    const schema = this.options.schema !== undefined && this.options.schema !== null;
+    let fromProse: unknown = null;
+    if (schema && (complete || parseable)) {
+      // With a schema the preview is finalize's answer: its value, parseable only when that answer
+      // is a success, safe to emit only when every repair in it was (a `"249.99"` the schema turns
+      // into a number is a change finalize reports, not a value to emit as read).
+      const answer = this.answer();
+      partial = answer.success ? answer.repaired : null;
+      parseable = parseable && answer.success;
+      safe = safe && answer.success && certain(answer);
+    } else if (s.roots.length === 0 && depth === 0 && !s.inString && s.report.skippedFragment) {
+      // JSON on a line of prose (`Sure: {"a": 1} Hope that helps.`): the first reading took it
+      // for prose and finalize reads the reply again (reply-shape.ts); the preview shows what
+      // finalize would answer.
+      const answer = this.answer();
+      if (answer.success && answer.repaired !== null && typeof answer.repaired === 'object') {
+        partial = fromProse = answer.repaired;
+        parseable = true;
+        safe = certain(answer);
+      }
+    }
     const preview = this.preview;
     const state: StreamState = {
       structurally_complete: complete,
       json_parseable: parseable,
       safe_to_emit: safe,
       // undefined: the key is left out of the serialized state (not required by its serializer).
-      partial: preview === null ? partial : this.options.preview === 'patch' ? undefined : preview.root ?? null,
+      // A progressive preview the scanner has not started (JSON on a line of prose) shows finalize's value.
+      partial: preview === null ? partial : this.options.preview === 'patch' ? undefined : preview.root ?? fromProse,
       buffered: this.echo ? this.buffered() : undefined,
       incomplete_token: afterQuote !== null ? '' : s.inString ? this.tokenTail(s.strStart) : heldToken,
       brace_depth: depth,
@@ -173,16 +233,17 @@ class Stream implements RepairStream {
   }
 
   /**
-   * The complete value repaired towards the schema: what finalize would answer for the buffer (null
-   * when that is a failure). Computed when the value completes, then again only once the buffer has
-   * doubled since: text after a complete value rarely changes the answer, and reading the buffer
-   * again on every push after it would make a long tail quadratic.
+   * What finalize would answer for the buffer now. Computed when first asked, then again only once
+   * the buffer has doubled since: text after a complete value rarely changes the answer, and
+   * reading the buffer again on every push after it would make a long tail quadratic (the sum of
+   * the reads stays under twice the buffer).
    */
-  private schemaValue(): unknown {
+  private answer(): RepairResponse {
     if (this.aligned === null || this.total >= 2 * this.aligned.total) {
-      this.aligned = { total: this.total, value: repair(this.buffered(), this.options).repaired };
+      // Within the push's own deadline (withDeadline): no deadline of its own.
+      this.aligned = { total: this.total, response: repair(this.buffered(), this.previewOptions) };
     }
-    return this.aligned.value;
+    return this.aligned.response;
   }
 
   private buffered(): string {
@@ -201,6 +262,17 @@ class Stream implements RepairStream {
     }
     return out;
   }
+}
+
+/** Whether an answer took no liberty: every repair in it was certain (`high` overall). */
+function certain(answer: RepairResponse): boolean {
+  return answer.metadata.confidence !== 'medium' && answer.metadata.confidence !== 'low' && answer.metadata.repairs_applied.every((d) => d.safe);
+}
+
+/** Input offset of the first non-blank character of a chunk starting at `offset`, or -1. */
+function firstNonBlankIn(chunk: string, offset: number): number {
+  for (let k = 0; k < chunk.length; k++) if (chunk.charCodeAt(k) > 0x20) return offset + k;
+  return -1;
 }
 
 /** A number or literal is held back: it may go on, or be followed by what ends a value. */
@@ -245,6 +317,34 @@ function schemaView(options: StreamOptions): SchemaView | null {
   if (options.schema === undefined || options.schema === null) return null;
   const compiled = compiledSchema(options.schema);
   return compiled.ok ? new SchemaView(compiled.model, options.mode === 'lenient' ? 'lenient' : 'strict') : null;
+}
+
+// What a stream holds beyond its text, measured with Node 20 (heap after a full GC): the parser's
+// value (an object or array ~64 bytes, a member slot 8-12, a string ~16) and, with a progressive or
+// patch preview, a second tree of about the same.
+const BYTES_PER_CONTAINER = 64;
+const BYTES_PER_MEMBER = 12;
+const BYTES_PER_STRING = 16;
+
+/**
+ * An upper estimate of the heap a stream keeps for `chunk` beyond the chunk's own text (bytes), for
+ * a caller that bounds the memory of many streams (the server's STREAM_BUFFER_BUDGET_BYTES): a text
+ * of empty objects (`[{},{},…`) holds 23 bytes per character, 45 with a preview, where its length
+ * says 1. One pass over the chunk; counts structure, whatever the parser later makes of it.
+ */
+export function treeBytesEstimate(chunk: string, preview: PreviewMode = 'complete'): number {
+  let containers = 0;
+  let members = 0;
+  let quotes = 0;
+  for (let i = 0; i < chunk.length; i++) {
+    switch (chunk.charCodeAt(i)) {
+      case 0x7b: case 0x5b: containers++; break; // { [
+      case 0x2c: members++; break; // ,
+      case 0x22: case 0x27: quotes++; break; // " '
+    }
+  }
+  const tree = containers * BYTES_PER_CONTAINER + members * BYTES_PER_MEMBER + (quotes >>> 1) * BYTES_PER_STRING;
+  return preview === 'complete' ? tree : 2 * tree;
 }
 
 export function createStream(options: StreamOptions = {}): RepairStream {

@@ -64,6 +64,11 @@ export interface RepairOptions {
   schema?: unknown;
   /** `strict` (default) removes members the schema does not declare; `lenient` keeps them. */
   mode?: Mode;
+  /**
+   * A time limit for this call, as a `Date.now()` time: work past it stops and the call answers
+   * `WORK_DEADLINE_EXCEEDED` (engine/deadline.ts). Undefined: no limit.
+   */
+  deadline?: number;
 }
 
 /** How a stream's states show the value so far (docs/streaming.md "Preview modes"). */

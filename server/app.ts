@@ -13,7 +13,7 @@ import { MemoryKeyStore, type KeyStore } from './accounts/key-store.js';
 import type { Redis } from 'ioredis';
 import { ClusterNode } from './streaming/forwarding/cluster-node.js';
 import type { StoreStatus } from './stores/store-health.js';
-import type { Config } from './config/load-config.js';
+import { engineBudgetMs, type Config } from './config/load-config.js';
 import { ADMIT_ALL, type AdmissionHook } from './http/admission-hook.js';
 import { ClientIpResolver } from './http/client-ip.js';
 import type { HttpContext } from './http/http-context.js';
@@ -207,6 +207,7 @@ function createPool(config: Config, logger: Logger): { pool: RepairPool; setting
     contract: config.contract,
     maxPayloadBytes: config.maxPayloadBytes,
     demoMessage: demoMessageFor(config.demoLimitPerHour),
+    engineBudgetMs: engineBudgetMs(config),
   };
   const pool = new RepairPool({
     workers: config.workers,

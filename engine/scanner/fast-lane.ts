@@ -6,6 +6,7 @@
 // At the first token it is not sure of (anything else to repair, an escape, a token that reaches
 // the end of the window) it stops at that token's start, and the general scanner decides, as it
 // would have from the start. Most of a model's reply, even a broken one, is plain JSON.
+import { tickDeadline } from '../deadline.js';
 import { hex4At, isAsciiLetter, isJsonWhitespace } from './char-codes.js';
 import { KIND } from './repair-log.js';
 import { proseRunsToQuote } from './scan-string.js';
@@ -21,6 +22,7 @@ export function fastLane(s: Scanner): void {
   // The innermost container, read again only where open() or close() changes it.
   let top = stack[stack.length - 1];
   while (top !== undefined) {
+    tickDeadline(); // a caller's time limit (engine/deadline.ts): one long lane is most of a reply
     let c = codes[i]!; // 0 past the end (code-units.ts): every comparison below fails
     while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = codes[++i]!; // whitespace
     if (i >= len) break;

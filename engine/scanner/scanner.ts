@@ -3,6 +3,7 @@
 // with an explicit stack (no recursion: a million `[` cannot overflow anything), and logs each repair.
 // When a decision needs characters that have not arrived yet, it holds the undecided tail back and
 // resumes there on the next piece; no character is read twice except inside such a short tail.
+import { tickDeadline } from '../deadline.js';
 import { makeWarning } from '../error-codes.js';
 import type { RepairType } from '../repair-kinds.js';
 import type { Warning } from '../types.js';
@@ -242,6 +243,7 @@ export class Scanner {
 
   private run(): void {
     for (;;) {
+      tickDeadline(); // a caller's time limit (deadline.ts): the clock is read every 1024 steps
       if (this.inString) {
         if (!scanString(this)) return;
         continue;

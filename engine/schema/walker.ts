@@ -4,6 +4,7 @@
 // the type and required-member failures it could not repair, so all of them can be reported.
 // An explicit stack (not recursion) carries the walk, so a deeply nested value cannot overflow
 // the JS stack; it goes exactly as deep as the value does, whatever cycles the $refs contain.
+import { tickDeadline } from '../deadline.js';
 import { coerce, NOT_COERCIBLE } from './coerce.js';
 import type { Effective } from './effective.js';
 import { childPointer } from './json-pointer.js';
@@ -40,6 +41,7 @@ export function walk(
   const pending: (Effective | null)[] = [];
 
   while (values.length > 0) {
+    tickDeadline(); // a caller's time limit (engine/deadline.ts)
     let value = values.pop();
     let e: Effective | null = schemas.pop()!;
     const pointer = pointers.pop()!;

@@ -37,6 +37,8 @@ export interface RepairTaskSettings {
   contract: ContractSetting;
   maxPayloadBytes: number;
   demoMessage: string;
+  /** The engine's time limit for one repair (config engineBudgetMs): past it the call answers WORK_DEADLINE_EXCEEDED. Undefined: none. */
+  engineBudgetMs?: number;
 }
 
 /** What logs, metrics and the accounts layer learn: never the input or the output. */
@@ -92,7 +94,8 @@ export function runRepairTask(request: RepairTaskRequest, settings: RepairTaskSe
 
   let response: RepairResponse;
   try {
-    response = repair(batch.input, batch.schema === undefined ? { mode: batch.mode } : { schema: batch.schema, mode: batch.mode });
+    const deadline = settings.engineBudgetMs === undefined ? undefined : Date.now() + settings.engineBudgetMs;
+    response = repair(batch.input, batch.schema === undefined ? { mode: batch.mode, deadline } : { schema: batch.schema, mode: batch.mode, deadline });
   } catch (error) {
     const result = fail(makeError('INTERNAL_ERROR'), contract, settings, endpoint, inputBytes);
     result.outcome.fault = describeFault(error);

@@ -182,3 +182,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
+
+/**
+ * The time one engine call (a repair, a push, a finalize) may take before the engine stops it with
+ * WORK_DEADLINE_EXCEEDED: half of TASK_TIMEOUT_MS, so the call fails on its own well before the
+ * pool's or the streaming worker's watchdog would replace a worker shared by other callers.
+ */
+export function engineBudgetMs(config: Pick<Config, 'taskTimeoutMs'>): number {
+  return Math.max(5, Math.floor(config.taskTimeoutMs / 2));
+}

@@ -32,6 +32,7 @@ export const ERROR_CODES = {
     message: 'The schema is over the complexity budget (anyOf/oneOf members, objects, members per object, or compile time).',
     suggestion: 'Split the schema or give the value fewer alternatives.',
   },
+  WORK_DEADLINE_EXCEEDED: E.WORK_DEADLINE_EXCEEDED,
   SESSION_NOT_FOUND: {
     severity: 'critical', recoverable: true, message: 'The streaming session expired or does not exist.',
     suggestion: 'Start a new session.',

@@ -3,6 +3,7 @@
 // another key's id (or the other contract's) is simply not there: SESSION_NOT_FOUND. The table also
 // keeps the bounds: open sessions in total and per account, and the bytes all buffers hold
 // together against the buffer budget.
+import type { PreviewMode } from '../../engine/types.js';
 import type { Contract } from '../contracts/contract.js';
 import { LocalAccountSessionCounts, type AccountSessionCounts } from './account-sessions.js';
 
@@ -15,6 +16,13 @@ export class StreamSession {
   expiresAt = 0;
   /** UTF-8 bytes of everything pushed (the buffer is never trimmed, so also the buffer's size). */
   bufferedBytes = 0;
+  /**
+   * What the session holds in its worker, estimated: its buffer's bytes plus the parser's value and
+   * the preview's tree (engine treeBytesEstimate; up to ~45 bytes a byte): counted against the budget.
+   */
+  heldBytes = 0;
+  /** The session's preview mode, which the estimate depends on. */
+  preview: PreviewMode = 'complete';
   /** Until the worker has opened it: its clock has not started (a booting worker is no client's fault). */
   opening = true;
   /** The last chunk ended with a high surrogate, which a low one opening the next chunk completes. */
@@ -88,10 +96,11 @@ export class SessionTable {
     return this.bufferedTotal + bytes <= this.bufferBudget;
   }
 
-  /** The session's buffer is now `bytes` long. */
-  setBuffered(session: StreamSession, bytes: number): void {
-    this.bufferedTotal += bytes - session.bufferedBytes;
+  /** The session's buffer is now `bytes` long, and it holds `held` bytes in its worker (counted against the budget). */
+  setBuffered(session: StreamSession, bytes: number, held = bytes): void {
+    this.bufferedTotal += held - session.heldBytes;
     session.bufferedBytes = bytes;
+    session.heldBytes = held;
   }
 
   has(tableKey: string): boolean {
@@ -142,7 +151,7 @@ export class SessionTable {
     if (this.#sessions.get(session.tableKey) !== session) return;
     this.#sessions.delete(session.tableKey);
     this.perAccount.closed(session.accountId);
-    this.bufferedTotal -= session.bufferedBytes;
+    this.bufferedTotal -= session.heldBytes;
     this.ended[END_REASONS.indexOf(reason)]!++;
     this.onEnd(session, reason);
   }

@@ -70,4 +70,6 @@ export interface WorkerReply {
 
 export interface StreamWorkerData {
   testHooks: boolean;
+  /** The engine's time limit for one push or finalize (config engineBudgetMs). */
+  engineBudgetMs: number;
 }

@@ -1,6 +1,7 @@
 // start, push and finalize on the main thread: limits, ownership, clocks and sizes are decided
 // here, synchronously; the chunk then goes to the session's worker and the worker's reply (already
 // serialized in the request's contract) becomes the answer.
+import { treeBytesEstimate } from '../../engine/stream.js';
 import { randomBytes } from 'node:crypto';
 import { makeError } from '../contracts/error-codes.js';
 import { TIERS } from '../config/tiers.js';
@@ -197,6 +198,7 @@ export class StreamSessions {
     const { slot, generation } = this.workers.assign();
     const session = new StreamSession(tableKeyOf(contract, key.id, sessionId), key.id, key.accountId, contract, sessionId, slot, generation, ++this.#nextHandle);
     session.accountPushRate = TIERS[key.tier].streamPushesPerSecond;
+    session.preview = start.preview ?? 'complete';
     this.table.add(session, performance.now());
     const message: OpenMessage = { op: OPEN, id: 0, handle: session.handle, mode: start.mode, schema: start.schema, echoBuffer: start.echoBuffer, preview: start.preview };
     const call = new StreamCall(this, 'start', contract, session, 0, message, 0);
@@ -237,12 +239,15 @@ export class StreamSessions {
       const message = `This chunk would take the session buffer to ${buffered} bytes, over the ${this.maxPayloadBytes}-byte limit; the session was terminated.`;
       return refusalAnswer(contract, makeError('BUFFER_SIZE_EXCEEDED', message, { suggestion: 'Start a new session; send smaller documents.' }), chunkBytes);
     }
-    // Bytes the buffer grows by must fit in what all sessions may hold: refused whole, the session carries on.
-    if (buffered > session.bufferedBytes && !this.table.fits(buffered - session.bufferedBytes)) {
+    // What the session will hold in its worker (its text, and the parser's and preview's trees:
+    // up to ~50 bytes a byte on `[{},{},…`) must fit in what all sessions may hold: refused whole,
+    // the session carries on.
+    const held = session.heldBytes + (buffered - session.bufferedBytes) + treeBytesEstimate(chunk, session.preview);
+    if (held > session.heldBytes && !this.table.fits(held - session.heldBytes)) {
       return refusalAnswer(contract, this.#budgetFull, chunkBytes);
     }
     this.workers.grew(session.slot, session.generation, buffered - session.bufferedBytes);
-    this.table.setBuffered(session, buffered);
+    this.table.setBuffered(session, buffered, held);
     if (chunk.length > 0) session.pendingHighSurrogate = isHighSurrogate(chunk.charCodeAt(chunk.length - 1));
     this.table.touch(session, now);
     const message: PushMessage = {

@@ -3,6 +3,7 @@
 // the uWS thread never walks a partial value or a buffer. Loads the engine, never uWS.
 import { parentPort, workerData } from 'node:worker_threads';
 import { compiledSchema } from '../../engine/schema/index.js';
+import { DeadlineExceededError } from '../../engine/deadline.js';
 import { createStream, type RepairStream } from '../../engine/stream.js';
 import type { RepairResponse } from '../../engine/types.js';
 import { renderRepairSafely } from '../contracts/render.js';
@@ -15,7 +16,7 @@ import {
 } from './stream-protocol.js';
 import { serializeCompactPush, serializeEnvelopePush } from './stream-serializers.js';
 
-const { testHooks } = workerData as StreamWorkerData;
+const { testHooks, engineBudgetMs } = workerData as StreamWorkerData;
 const port = parentPort!;
 const streams = new Map<number, RepairStream>();
 
@@ -45,7 +46,7 @@ function open(m: OpenMessage): void {
       return;
     }
   }
-  const options = { mode: m.mode, echoBuffer: m.echoBuffer, preview: m.preview };
+  const options = { mode: m.mode, echoBuffer: m.echoBuffer, preview: m.preview, callBudgetMs: engineBudgetMs };
   streams.set(m.handle, createStream(m.schema === undefined ? options : { ...options, schema: m.schema }));
   send(m.id, '');
 }
@@ -97,7 +98,9 @@ port.on('message', (m: ToWorker) => {
   } catch (error) {
     // An engine or serializer exception ends that session only; the main thread forgets it too.
     streams.delete(m.handle);
-    sendFault(m.id, error);
+    // A push past the engine's time limit is the caller's error, not a fault of the service.
+    if (error instanceof DeadlineExceededError) send(m.id, null, { error: error.toRepairError() });
+    else sendFault(m.id, error);
   }
 });
 // Module loading takes most of a worker's start (0.1-1 s on a busy machine); deadlines start here.

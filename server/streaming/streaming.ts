@@ -1,6 +1,6 @@
 // The streaming layer assembled: its worker threads, the session table, one timer (expiry sweep and
 // the workers' deadline watchdog), its routes and its metrics. The server builds one at start-up.
-import type { Config } from '../config/load-config.js';
+import { engineBudgetMs, type Config } from '../config/load-config.js';
 import type { HttpContext } from '../http/http-context.js';
 import type { RouteEntry } from '../http/router.js';
 import type { Logger } from '../observe/logger.js';
@@ -30,7 +30,7 @@ export class Streaming {
     this.workers = new StreamWorkers({
       threads: config.workers,
       callTimeoutMs: config.taskTimeoutMs,
-      workerData: { testHooks: config.testHooks },
+      workerData: { testHooks: config.testHooks, engineBudgetMs: engineBudgetMs(config) },
       onWorkerLost: (slot, generation, closing) => {
         // At shutdown the workers are stopped on purpose: not an error for whoever watches the log.
         if (closing) logger.log('info', 'streaming worker stopped at shutdown', { slot, generation });
@@ -72,7 +72,7 @@ export class Streaming {
     const out: string[] = [];
     metricSample(out, 'jsonmend_stream_sessions', 'gauge', 'Streaming sessions open now.', t.size);
     metricSample(out, 'jsonmend_stream_sessions_started_total', 'counter', 'Streaming sessions started.', t.started);
-    metricSample(out, 'jsonmend_stream_buffered_bytes', 'gauge', 'UTF-8 bytes all open streaming sessions buffer together.', t.bufferedTotal);
+    metricSample(out, 'jsonmend_stream_buffered_bytes', 'gauge', 'Bytes all open streaming sessions hold together: their buffers (UTF-8) and, estimated, the values and previews parsed from them.', t.bufferedTotal);
     metricSample(out, 'jsonmend_stream_buffer_budget_bytes', 'gauge', 'What they may buffer together (STREAM_BUFFER_BUDGET_BYTES).', t.bufferBudget);
     metricFamily(out, 'jsonmend_stream_sessions_ended_total', 'counter', 'Streaming sessions ended, by reason.');
     for (let i = 0; i < END_REASONS.length; i++) out.push(`jsonmend_stream_sessions_ended_total{reason="${END_REASONS[i]}"} ${t.ended[i]}`);

@@ -95,3 +95,23 @@ t.test('property: a success never drops a word of a value silently', async (t) =
   }), { numRuns: 5000, seed: SEED });
   t.pass('no silent drop');
 });
+
+t.test('a sentence after the closing fence is prose after the block, not dropped value text', async (t) => {
+  const rows = [
+    '```json\n{name: "Ann"\n```\nAnything else?',
+    '```json\n{"name": "Ann", "tags": ["a"\n```\nAnything else?',
+    'Here it is:\n```json\n{"a": [x y]}\n```\nAnything else?',
+  ];
+  for (const input of rows) {
+    const r = repair(input);
+    t.ok(r.success, input);
+    t.notOk(r.metadata.syntax_repairs.some((d) => d.type === 'dropped_value_text'), `${JSON.stringify(input)}: no dropped_value_text`);
+    const s = createStream({});
+    for (let i = 0; i < input.length; i += 5) s.push(input.slice(i, i + 5));
+    t.same(s.finalize(), r, 'finalize answers what repair does');
+  }
+  // The sentence still counts when it is inside the value's span (no fence closes it).
+  const inside = repair('{"a": [x y] Anything else?}');
+  t.ok(inside.metadata.syntax_repairs.some((d) => d.type === 'dropped_value_text') || JSON.stringify(inside.repaired).includes('Anything'),
+    'words inside the value are still checked');
+});

@@ -220,3 +220,38 @@ t.test('echo_buffer keeps working beside previews', (t) => {
   t.equal(createStream({ preview: 'progressive' }).push('{"a"').buffered, '{"a"');
   t.end();
 });
+
+t.test('with a schema, safe_to_emit means what finalize answers', async (t) => {
+  const schema = { type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } }, required: ['name', 'price'] };
+  for (const [text, safeAtEnd] of [
+    ['```json\n{"name": "Lamp", "price": "249.99"}\n```', false],
+    ['```json\n{"name": "Lamp", "price": 249.99}\n```', true],
+  ] as const) {
+    for (const preview of ['complete', 'progressive', 'patch'] as const) {
+      const s = createStream({ schema, preview });
+      let last;
+      for (let i = 0; i < text.length; i += 3) {
+        last = s.push(text.slice(i, i + 3));
+        if (last.safe_to_emit && last.partial !== undefined) t.same(last.partial, { name: 'Lamp', price: 249.99 }, 'a safe partial fits the schema');
+      }
+      const final = s.finalize();
+      t.ok(final.success);
+      t.equal(last!.safe_to_emit, safeAtEnd, `${preview}: safe_to_emit ${safeAtEnd} for ${JSON.stringify(text)}`);
+      t.equal(safeAtEnd, final.metadata.confidence === 'high', 'as finalize: certain or not');
+    }
+  }
+});
+
+t.test('JSON on a line of prose shows a preview once the value closed', async (t) => {
+  for (const text of ['Sure: {"name": "Lamp", "price": 249.99} Hope that helps.', '{"name": "Lamp", "price": 249.99} Hope that helps.']) {
+    for (const preview of ['complete', 'progressive'] as const) {
+      const s = createStream({ preview });
+      let last;
+      for (let i = 0; i < text.length; i += 4) last = s.push(text.slice(i, i + 4));
+      t.ok(last!.json_parseable, `${preview}: parseable after the object closed: ${text}`);
+      t.ok(last!.safe_to_emit, `${preview}: safe to emit`);
+      t.same(last!.partial, { name: 'Lamp', price: 249.99 });
+      t.same(s.finalize().repaired, last!.partial, 'what finalize answers');
+    }
+  }
+});

@@ -84,6 +84,24 @@ t.test('the buffer budget: pushes that would exceed it and starts when it is ful
   t.equal(await metric('jsonmend_stream_buffered_bytes'), before);
 });
 
+t.test('the budget counts what a session holds: a preview of [{},{},… fills it long before its bytes do', async (t) => {
+  const auth = bearer(UNLIMITED);
+  const before = await metric('jsonmend_stream_buffered_bytes');
+  // 1,801 bytes; parsed, about 47 KB; with a progressive preview's second tree, about 93 KB.
+  const chunk = '[' + '{},'.repeat(600);
+  const progressive = (await postJson(at('start'), { preview: 'progressive' }, auth)).body.session_id;
+  const refused = await postJson(at('push'), { session_id: progressive, chunk }, auth);
+  t.match(envelopeError(refused.body), { code: 'SERVICE_UNAVAILABLE', recoverable: true }, `${chunk.length} bytes of empty objects with a preview exceed a ${BUDGET}-byte budget`);
+  t.equal(await metric('jsonmend_stream_buffered_bytes'), before, 'the refused push added nothing');
+  const complete = (await postJson(at('start'), {}, auth)).body.session_id;
+  const fits = await postJson(at('push'), { session_id: complete, chunk }, auth);
+  t.equal(fits.body.state?.brace_depth, 1, 'without a preview the same chunk fits');
+  const held = await metric('jsonmend_stream_buffered_bytes') - before;
+  t.ok(held > 20 * chunk.length, `counted ${held} bytes for ${chunk.length} buffered (its parsed value)`);
+  for (const id of [progressive, complete]) await postJson(at('finalize'), { session_id: id }, auth);
+  t.equal(await metric('jsonmend_stream_buffered_bytes'), before, 'finalized sessions give back all they were counted');
+});
+
 t.test('sign-up: 2 accounts per IP a day; keys: 10 made per account a day', async (t) => {
   const ip = '203.0.113.50';
   const first = await consoleUser(ip, 'one@example.com');
