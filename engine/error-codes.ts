@@ -68,7 +68,7 @@ export const WARNING_CODES = {
   },
   TRUNCATED_OUTPUT: {
     severity: 'medium',
-    message: 'The reply ends inside a string or a number (the model likely hit its output-token limit): that value was cut, and where it would have ended is unknown.',
+    message: 'The reply ends before its value closes, inside a key, string, number or literal or right after a colon or comma (the model likely hit its output-token limit): what followed the cut is unknown.',
     suggestion: 'Raise the model\'s output-token limit, or ask for a shorter reply.',
   },
   AMBIGUOUS_CANDIDATES: {

@@ -346,8 +346,10 @@ function literal(s: Scanner, word: string, start: number, atEnd: boolean): boole
   for (let k = 0; k < LITERALS.length; k++) {
     const [name, value] = LITERALS[k]!;
     if (name.startsWith(word)) {
-      // repair: a literal cut at the end (`tru`, `nul`, `Fals`) is completed
+      // repair: a literal cut at the end (`tru`, `nul`, `Fals`) is completed: only one literal starts
+      // so, but the reply was cut there, so the TRUNCATED_OUTPUT warning keeps it from `high`
       s.record('completed_truncated_literal', start);
+      s.warnTruncated(s.at(start));
       s.emit(value);
       return true;
     }

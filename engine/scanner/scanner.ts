@@ -175,8 +175,8 @@ export class Scanner {
   }
 
   /**
-   * The input ends inside a string or a number: the model was cut off (its output-token limit) in
-   * the middle of a value, so that value's end is unknown — a warning, so the reply is at most medium.
+   * The input ends inside a key, string, number or literal, or right after a colon or a comma: the
+   * model was cut off (its output-token limit) mid-way, so what followed is unknown — a warning, so the reply is at most medium.
    * `position`: the input offset where the cut value starts.
    */
   warnTruncated(position: number): void {
@@ -495,6 +495,15 @@ export class Scanner {
   finish(): void {
     if (this.phase === DONE) return;
     const end = this.text.length;
+    if (this.stack.length > 0) {
+      // The input ends right after a comma, or after a member name or its colon: the reply was cut
+      // there (a member or element was about to follow), so it is never `high` (TRUNCATED_OUTPUT).
+      const top = this.stack[this.stack.length - 1]!;
+      // The same after an opener (`{"a": [`): what the container held is unknown, not empty.
+      if (this.afterComma) this.warnTruncated(this.commaPos);
+      else if (!top.isArray && top.key !== undefined) this.warnTruncated(top.keyPos);
+      else if (top.isArray ? (top.container as unknown[]).length === 0 : top.members === 0) this.warnTruncated(this.at(end));
+    }
     while (this.stack.length > 0) {
       const top = this.stack[this.stack.length - 1]!;
       // repair: brackets left open by a truncated reply are closed

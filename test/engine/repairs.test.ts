@@ -58,16 +58,16 @@ const rows: Row[] = [
   ['{"a": 1, "b": [1, 2', { a: 1, b: [1, 2] }, ['closed_array_bracket', 'closed_object_bracket'], 'medium'],
   ['{"a": "hello wor', { a: 'hello wor' }, ['closed_string', 'closed_object_bracket'], 'medium'],
   ['{"a": 1, "b', { a: 1 }, ['closed_string', 'closed_object_bracket', 'removed_truncated_member'], 'medium'],
-  ['{"a": 1, "b": ', { a: 1 }, ['closed_object_bracket', 'removed_truncated_member']],
+  ['{"a": 1, "b": ', { a: 1 }, ['closed_object_bracket', 'removed_truncated_member'], 'medium'],
   ['{"a": "x\\u00', { a: 'x' }, ['closed_string', 'closed_object_bracket'], 'medium'],
   ['{"a": "x\\', { a: 'x' }, ['closed_string', 'closed_object_bracket'], 'medium'],
   ['{"n": 12.', { n: 12 }, ['completed_truncated_number', 'closed_object_bracket'], 'medium'],
   ['{"n": 2e-', { n: 2 }, ['completed_truncated_number', 'closed_object_bracket'], 'medium'],
   ['{"n": -', {}, ['closed_object_bracket', 'removed_truncated_member'], 'medium'],
   ['[1, -', [1], ['removed_truncated_member', 'closed_array_bracket', 'removed_trailing_comma'], 'medium'],
-  ['{"ok": tru', { ok: true }, ['completed_truncated_literal', 'closed_object_bracket']],
-  ['[fals', [false], ['completed_truncated_literal', 'closed_array_bracket']],
-  ['{"v": nul', { v: null }, ['completed_truncated_literal', 'closed_object_bracket']],
+  ['{"ok": tru', { ok: true }, ['completed_truncated_literal', 'closed_object_bracket'], 'medium'],
+  ['[fals', [false], ['completed_truncated_literal', 'closed_array_bracket'], 'medium'],
+  ['{"v": nul', { v: null }, ['completed_truncated_literal', 'closed_object_bracket'], 'medium'],
   // keys and quotes
   ['{name: "Ada", age: 36}', { name: 'Ada', age: 36 }, ['quoted_unquoted_keys']],
   ["{'name': 'Ada'}", { name: 'Ada' }, ['converted_single_quotes']],
@@ -225,7 +225,7 @@ const rows: Row[] = [
   ['+42', 42, ['removed_invalid_character'], 'medium'],
   ['{"n": +42}', { n: 42 }, ['removed_invalid_character'], 'medium'],
   // scalars at the root
-  ['tru', true, ['completed_truncated_literal']],
+  ['tru', true, ['completed_truncated_literal'], 'medium'],
   ["'single'", 'single', ['converted_single_quotes']],
 ];
 
@@ -269,10 +269,11 @@ t.test('NaN gives the NAN_REPLACED warning and medium confidence', async (t) => 
   t.equal(r.metadata.confidence, 'medium');
 });
 
-t.test('a reply cut inside a string or a number carries TRUNCATED_OUTPUT, once, so it is medium', async (t) => {
+t.test('a reply cut inside a value, a key, or after a colon, comma or opener carries TRUNCATED_OUTPUT, once, so it is medium', async (t) => {
   const cut: Array<[string, number]> = [
     ['{"a": "hello wor', 6], ['{"a": 1, "note": "x\\u00', 17], ['{"a": 12', 6], ['[1, 2.', 4], ['{"n": 2e-', 6],
     ['{"a": "x", "b', 11], ['"a root string, cut', 0], ['Here it is:\n```json\n{"items": ["one", "tw', 38],
+    ['{"a": tru', 6], ['{"a": 1, "b": ', 9], ['[1, 2,', 5], ['{"a": [', 7],
   ];
   for (const [text, position] of cut) {
     const r = repair(text);
@@ -283,8 +284,8 @@ t.test('a reply cut inside a string or a number carries TRUNCATED_OUTPUT, once, 
     stream.push(text.slice(5));
     t.strictSame(stream.finalize().metadata.warnings.map((w) => w.code), ['TRUNCATED_OUTPUT'], `streamed ${JSON.stringify(text)}`);
   }
-  // Cut between values, or a whole scalar answer: nothing was cut mid-value.
-  for (const text of ['{"a": "x"', '{"a": 12 ', '{"a": [1, 2]', '{"a": tru', '42', '"done"']) {
+  // Cut right after a complete value, or a whole scalar answer: only closers are missing.
+  for (const text of ['{"a": "x"', '{"a": 12 ', '{"a": [1, 2]', '{"a": true', '42', '"done"']) {
     t.strictSame(repair(text).metadata.warnings, [], JSON.stringify(text));
   }
 });
