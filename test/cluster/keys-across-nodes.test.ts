@@ -6,14 +6,15 @@ import t from 'tap';
 import { errorCodeOf, KEY_LINE, lastLine, msUntil, newKey, repairAs } from '../accounts/http-helpers.js';
 import { startServer } from '../helpers/start-server.js';
 import { keyCli, startCluster } from './cluster-helpers.js';
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../server/accounts/storage/pg-migrations.js';
 
 const SEEDED = newKey();
 const cluster = await startCluster(t, { redis: false, env: { API_KEYS: `${SEEDED}:pro` } });
 const [a, b] = cluster.nodes as [typeof cluster.nodes[0], typeof cluster.nodes[0]];
 
 t.test('both nodes started at once on a fresh database: migrated once, the seeded key stored once', async (t) => {
-  t.equal(cluster.pg!.query('SELECT max(version) FROM schema_version').trim(), '1');
-  t.equal(cluster.pg!.query('SELECT count(*) FROM schema_version').trim(), '1');
+  t.equal(cluster.pg!.query('SELECT max(version) FROM schema_version').trim(), String(PG_SCHEMA_VERSION));
+  t.equal(cluster.pg!.query('SELECT count(*) FROM schema_version').trim(), String(PG_MIGRATIONS.length), 'each migration applied once');
   t.equal(cluster.pg!.query(`SELECT count(*) FROM api_keys WHERE name = 'API_KEYS'`).trim(), '1');
   for (const node of [a, b]) t.equal((await repairAs(node.url, SEEDED, { raw_output: '{"a":1' })).body.success, true);
 });

@@ -1,6 +1,6 @@
 // Every input costs time linear in its size: for each hostile shape (support/hostile-shapes.ts) and
 // each way the engine is driven (batch, batch with a schema, pushes in each preview mode, finalize),
-// the time for 8n characters stays within about 10x (BOUND) the time for n — quadratic work gives about 64x.
+// the time for 8n characters stays within 16x (BOUND) the time for n — quadratic work gives about 64x.
 // Robust on a busy machine: times are the process's CPU time (other processes do not inflate it),
 // n grows until its time is at least FLOOR_MS, each figure is the best of two runs, a high ratio is
 // measured again and the lowest kept (load only ever slows a run), and a path too fast to time at
@@ -11,9 +11,10 @@ import * as engine from '../../engine/index.js';
 import { HOSTILE_SHAPES, hostilePaths, measureScaling } from '../../support/hostile-shapes.js';
 
 const FLOOR_MS = 15;
-// About 8 for linear work; 64 for quadratic. Allocation-heavy shapes measure 9-11 when the machine is
-// busy (their collections), hence a little over 10.
-const BOUND = 12;
+// About 8 for linear work; 64 for quadratic. Allocation-heavy shapes measure 9-13 in a full suite run
+// (process CPU includes the collector's helper threads, which grow with the heap), hence 16: still
+// four times below what quadratic work gives, so a regression to it fails.
+const BOUND = 16;
 
 t.setTimeout(900_000);
 
