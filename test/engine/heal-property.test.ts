@@ -2,12 +2,13 @@
 // ones: for every way of cutting a text into deltas, the deltas joined equal healJson's text for
 // the whole, and every prefix sent is a prefix of it (nothing sent is taken back). Fixed seed, so a
 // failure reproduces (FC_SEED explores others).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import t from 'tap';
 import { MalformedEmitter, type MalformedStyle } from '../../bench/engine/emit-malformed.js';
 import { createRandom } from '../../support/random.js';
 import { createJsonHealer, healJson } from '../../engine/index.js';
+import { inputsOf } from '../helpers/fixture-inputs.js';
 
 const SEED = Number(process.env.FC_SEED ?? 20261128);
 
@@ -20,21 +21,6 @@ const SCHEMAS: Array<object | undefined> = [
     required: ['name'],
   },
 ];
-
-/** Every `input` string in a fixture file, wherever it sits. */
-function inputsOf(path: string): string[] {
-  const out: string[] = [];
-  const walk = (x: unknown): void => {
-    if (Array.isArray(x)) for (const v of x) walk(v);
-    else if (x !== null && typeof x === 'object') {
-      const input = (x as { input?: unknown }).input;
-      if (typeof input === 'string') out.push(input);
-      else for (const v of Object.values(x)) walk(v);
-    }
-  };
-  walk(JSON.parse(readFileSync(path, 'utf8')));
-  return out;
-}
 
 const fixtures = new URL('../fixtures/peer-cases/', import.meta.url);
 const CORPUS = [

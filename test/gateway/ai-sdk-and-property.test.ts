@@ -2,7 +2,6 @@
 // zod tools and structured output), and the streaming property end to end: model outputs from the
 // engine's corpora, cut into random SSE deltas, arrive through the real server as deltas whose join
 // equals the non-streaming gateway's healed text for the same output, every prefix a prefix of it.
-import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateObject, generateText, streamText, tool } from 'ai';
@@ -11,6 +10,7 @@ import { SseParser } from '../../server/gateway/sse-parser.js';
 import { createRandom } from '../../support/random.js';
 import { completion, ScriptedUpstream, sseText, streamChunks, writeJson, writeSse, type ChoiceSpec } from '../../support/scripted-upstream.js';
 import { startServer } from '../helpers/start-server.js';
+import { inputsOf } from '../helpers/fixture-inputs.js';
 
 const KEY = 'sk_live_gatewayaisdkkey0123456789abcde';
 const upstream = await ScriptedUpstream.start();
@@ -53,21 +53,6 @@ t.test('generateObject: a fenced answer under response_format arrives as the obj
   t.equal(upstream.requests.at(-1)!.body.response_format.type, 'json_schema');
 });
 
-/** Every `input` string of the engine's model-output corpus. */
-function corpus(): string[] {
-  const out: string[] = [];
-  const walk = (x: unknown): void => {
-    if (Array.isArray(x)) for (const v of x) walk(v);
-    else if (x !== null && typeof x === 'object') {
-      const input = (x as { input?: unknown }).input;
-      if (typeof input === 'string') out.push(input);
-      else for (const v of Object.values(x)) walk(v);
-    }
-  };
-  walk(JSON.parse(readFileSync(new URL('../engine/fixtures/model-output.json', import.meta.url), 'utf8')));
-  return out;
-}
-
 t.test('property: streamed deltas join to the non-streaming healed text; every prefix is a prefix of it', async (t) => {
   // The request names the model output and how to cut it (an unknown field: it reaches the upstream as sent).
   const spec = (body: Record<string, any>): ChoiceSpec => (body['x_as'] === 'tool'
@@ -97,7 +82,7 @@ t.test('property: streamed deltas join to the non-streaming healed text; every p
     return writeSse(res, writes as unknown as string[]);
   });
   const schema = { type: 'object', properties: { name: { type: 'string' }, id: { type: 'integer' } } };
-  const texts = corpus();
+  const texts = inputsOf(new URL('../engine/fixtures/model-output.json', import.meta.url));
   t.ok(texts.length >= 20, `${texts.length} model outputs`);
   let failures = 0;
   for (const [i, text] of texts.entries()) {
