@@ -76,14 +76,23 @@ export type PreviewMode = 'complete' | 'progressive' | 'patch';
 
 /**
  * One step from a preview to the next: JSON Patch (RFC 6902) `add` and `replace`, and `append`, which
- * adds `value` (text) to the end of the string at `path` (RFC 6902 has no such operation).
+ * adds `value` (text) to the end of the string at `path` (RFC 6902 has no such operation). An `append`
+ * leaves `path` out when it continues the string the session's previous operation named (that
+ * operation may be in an earlier state), so a push into a deeply nested string costs its text.
  */
-export interface PatchOperation {
-  op: 'add' | 'replace' | 'append';
-  /** JSON Pointer (RFC 6901); `""` is the whole preview. */
-  path: string;
-  value: unknown;
-}
+export type PatchOperation =
+  | {
+    op: 'add' | 'replace';
+    /** JSON Pointer (RFC 6901); `""` is the whole preview. */
+    path: string;
+    value: unknown;
+  }
+  | {
+    op: 'append';
+    /** JSON Pointer of the string; left out: the path of the session's previous operation. */
+    path?: string;
+    value: string;
+  };
 
 /** The envelope streaming state object (spec: "Streaming state object"). */
 export interface StreamState {

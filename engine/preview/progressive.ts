@@ -7,8 +7,9 @@
 // break a promise, and finalize carries the answer.
 //
 // Patch mode records the same changes as JSON Patch operations (RFC 6902 `add`, plus `append` for
-// text added to a string): a container first shown in a push is sent once, as it stands at the end of
-// that push, so a session's operations add up to about the document's size.
+// text added to a string, whose path is left out when the session's previous operation named the
+// same string): a container first shown in a push is sent once, as it stands at the end of that
+// push, so a session's operations add up to about the document's size, whatever the nesting.
 import type { ValueSink } from '../scanner/phases.js';
 import type { Scanner } from '../scanner/scanner.js';
 import { setMember } from '../schema/value-utils.js';
@@ -68,6 +69,11 @@ export class ProgressivePreview implements ValueSink {
   private growing: GrowingString | null = null;
   /** Input offset of a string the preview waits to see whole (its schema does not let it grow). */
   private heldString = -1;
+  /**
+   * The path of the session's last operation (patch mode): an `append` to the same string leaves its
+   * path out, so a push into a string nested a thousand levels deep costs its text, not the path.
+   */
+  private lastPath: string | null = null;
 
   constructor(private readonly recordOps: boolean, private readonly schema: SchemaView | null) {}
 
@@ -147,7 +153,7 @@ export class ProgressivePreview implements ValueSink {
       parent.count++;
       if (value.length > shown.length) {
         this.set(parent, growing.key, value);
-        if (parent.shownIn !== this.push) this.ops.push({ op: 'append', path: growing.pointer, value: value.slice(shown.length) });
+        if (parent.shownIn !== this.push) this.append(growing.pointer, value.slice(shown.length));
       }
       this.settle(growing.pointer, null);
       return;
@@ -189,9 +195,7 @@ export class ProgressivePreview implements ValueSink {
     if (typeof shown !== 'string' || !value.startsWith(shown) || this.schema !== null) return this.diverge();
     const pointer = pointerOf(parent.pointer, parent.last);
     this.set(parent, parent.last, value);
-    if (parent.shownIn !== this.push && value.length > shown.length) {
-      this.ops.push({ op: 'append', path: pointer, value: value.slice(shown.length) });
-    }
+    if (parent.shownIn !== this.push && value.length > shown.length) this.append(pointer, value.slice(shown.length));
   }
 
   close(): void {
@@ -255,7 +259,15 @@ export class ProgressivePreview implements ValueSink {
     if (!this.recordOps) return null;
     const op: PatchOperation = { op: 'add', path, value };
     this.ops.push(op);
+    this.lastPath = path;
     return op;
+  }
+
+  /** Text added to the string at `path`; its path is left out when the last operation named it too. */
+  private append(path: string, text: string): void {
+    if (!this.recordOps) return;
+    this.ops.push(path === this.lastPath ? { op: 'append', value: text } : { op: 'append', path, value: text });
+    this.lastPath = path;
   }
 
   /** Shows the string the scanner is reading, up to where its text is certain. */
@@ -281,10 +293,8 @@ export class ProgressivePreview implements ValueSink {
       growing = this.growing = { frame: parent, key: name, pointer, start: s.strStart, partsShown: 0 };
       this.set(parent, name, '');
       if (parent.shownIn !== this.push) {
-        const op: PatchOperation = { op: 'add', path: pointer, value: '' };
-        this.ops.push(op);
         // The text below is this push's too: it goes in the same operation.
-        this.appendGrowing(s, growing, op);
+        this.appendGrowing(s, growing, this.add(pointer, ''));
         return;
       }
     }
@@ -306,7 +316,7 @@ export class ProgressivePreview implements ValueSink {
     const dst = growing.frame.dst as Record<string | number, unknown>;
     this.set(growing.frame, growing.key, (dst[growing.key] as string) + text);
     if (addOp !== null) addOp.value = text;
-    else if (growing.frame.shownIn !== this.push) this.ops.push({ op: 'append', path: growing.pointer, value: text });
+    else if (growing.frame.shownIn !== this.push) this.append(growing.pointer, text);
   }
 }
 

@@ -19,7 +19,7 @@ const STATE_FIELDS = [
 ];
 const PATCH = {
   type: 'array',
-  items: { type: 'object', required: ['op', 'path', 'value'], properties: { op: str, path: str, value: ANY } },
+  items: { type: 'object', required: ['op', 'value'], properties: { op: str, path: str, value: ANY } },
 } as const;
 const SETTLED = { type: 'array', items: str } as const;
 

@@ -92,9 +92,9 @@ export const SCHEMAS: Record<string, object> = {
     },
   ),
   EnvelopeStreamPushResponse: closed(['state'], { state: ref('StreamState') }),
-  PatchOperation: closed(['op', 'path', 'value'], {
+  PatchOperation: closed(['op', 'value'], {
     op: { type: 'string', enum: ['add', 'replace', 'append'], description: 'RFC 6902 add and replace; append adds `value` (text) to the end of the string at `path`.' },
-    path: { type: 'string', description: 'A JSON Pointer; "" is the whole preview.' },
+    path: { type: 'string', description: 'A JSON Pointer; "" is the whole preview. Always present on add and replace; left out of an append that continues the string the session\'s previous operation named (possibly in an earlier state).' },
     value: {},
   }),
 

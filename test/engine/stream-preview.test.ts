@@ -144,6 +144,31 @@ t.test('the patch answers of a session add up to a small multiple of the documen
   t.end();
 });
 
+t.test('a string nested deep, pushed a character at a time, costs its text, not its path', (t) => {
+  // Each push's operations are an append to the same string: after the first, its path is left out.
+  for (const [open, close] of [['[', ']'], ['{"k":', '}']] as const) {
+    const depth = 1000;
+    const text = 'x'.repeat(400);
+    const doc = open.repeat(depth) + '"' + text + '"' + close.repeat(depth);
+    const r = run([open.repeat(depth) + '"', ...chunks(text, 1), '"' + close.repeat(depth)]);
+    t.equal(runViolation(r, true), null, `${open}: every guarantee`);
+    // The first push's container (with the string's path) costs the document; each later one ~30 bytes.
+    t.ok(r.patchBytes <= doc.length + 40 * text.length, `${open}: ${r.patchBytes} bytes of patches for ${doc.length}`);
+  }
+  const s = createStream({ preview: 'patch' });
+  s.push('{"a": [{"b": "x');
+  t.same(s.push('y').partial_patch, [{ op: 'append', path: '/a/0/b', value: 'y' }], 'the first append names its string');
+  t.same(s.push('z').partial_patch, [{ op: 'append', value: 'z' }], 'the next one continues it');
+  t.same(s.push('", "c": "q').partial_patch, [{ op: 'add', path: '/a/0/c', value: 'q' }]);
+  t.same(s.push('r').partial_patch, [{ op: 'append', value: 'r' }], 'after an add of the string, too');
+  // The client's applyPatch remembers the last path for the value it returned; a copy has none.
+  let doc = applyPatch(null, [{ op: 'add', path: '', value: { a: [{ b: '' }] } }, { op: 'append', path: '/a/0/b', value: 'x' }]);
+  doc = applyPatch(doc, [{ op: 'append', value: 'y' }]);
+  t.same(doc, { a: [{ b: 'xy' }] });
+  t.throws(() => applyPatch(structuredClone(doc), [{ op: 'append', value: 'z' }]), /append without a path/);
+  t.end();
+});
+
 t.test('generated documents cut at every boundary keep every guarantee', (t) => {
   const documents = fc.tuple(fc.jsonValue({ maxDepth: 4 }), fc.constantFrom('plain', 'indented', 'fenced'));
   fc.assert(fc.property(documents, ([value, style]) => {

@@ -299,6 +299,20 @@ class Previews(unittest.TestCase):
         whole = Jsonmend(api_key=KEY, base_url=URL).start_stream(mode="lenient", preview="progressive")
         self.assertIn(previews[-2], [whole.push(chunk)["partial"] for chunk in chunks], "the replayed session's preview is the whole text's")
 
+    def test_a_deep_string_streamed_a_character_at_a_time_costs_its_text(self) -> None:
+        depth = 100
+        reply = "[" * depth + '"' + "x" * 150 + '"' + "]" * depth
+        stream = self.jm.start_stream(mode="lenient", preview="patch")
+        patcher = jsonmend.PreviewPatcher()
+        late = 0
+        for k in range(0, len(reply)):
+            ops = stream.push(reply[k])["partial_patch"]
+            patcher.apply(ops)
+            if depth + 2 < k < depth + 150:
+                late += len(json.dumps(ops))
+        self.assertLess(late, 150 * 40, "each one-character push into the string costs a few bytes, not its path")
+        self.assertEqual(patcher.value, stream.finalize().repaired)
+
 
 class ApplyPatch(unittest.TestCase):
     def test_the_three_operations(self) -> None:
@@ -316,6 +330,17 @@ class ApplyPatch(unittest.TestCase):
         with self.assertRaises(ValueError):
             jsonmend.apply_patch({"a": 1}, [{"op": "add", "path": "/a/b", "value": 2}])
 
+    def test_an_append_without_a_path_continues_the_previous_operations_string(self) -> None:
+        patcher = jsonmend.PreviewPatcher()
+        patcher.apply([{"op": "add", "path": "", "value": {"a": [{"b": ""}]}}, {"op": "append", "path": "/a/0/b", "value": "x"}])
+        patcher.apply([{"op": "append", "value": "y"}])
+        self.assertEqual(patcher.apply([{"op": "append", "value": "z"}, {"op": "add", "path": "/c", "value": "q"},
+                                        {"op": "append", "value": "r"}]), {"a": [{"b": "xyz"}], "c": "qr"})
+        # Within one list the plain function resolves it too; across states it cannot, and says so.
+        self.assertEqual(jsonmend.apply_patch({"s": ""}, [{"op": "append", "path": "/s", "value": "a"}, {"op": "append", "value": "b"}]),
+                         {"s": "ab"})
+        with self.assertRaises(ValueError):
+            jsonmend.apply_patch({"s": "a"}, [{"op": "append", "value": "b"}])
 
 class RetryArithmetic(unittest.TestCase):
     policy = RetryPolicy(max_retries=3, base_delay=0.25, max_delay=10.0, max_wait=60.0)

@@ -7,7 +7,7 @@ produce and reports every change. Standard library only.
     result.success, result.repaired, result.metadata["confidence"]
 """
 from ._client import Jsonmend
-from ._patch import apply_patch
+from ._patch import PreviewPatcher, apply_patch
 from ._stream import Stream
 from ._types import (Confidence, DemoRepairResult, Mode, PatchOperation, PreviewMode, RepairDetail, RepairError, RepairMetadata,
                      RepairResult, ResponseConfidence, StreamRestart, StreamState, Warning)
@@ -15,7 +15,7 @@ from ._version import __version__
 from .errors import JsonmendError
 
 __all__ = [
-    "Confidence", "DemoRepairResult", "Jsonmend", "JsonmendError", "Mode", "PatchOperation", "PreviewMode", "RepairDetail",
+    "Confidence", "DemoRepairResult", "Jsonmend", "JsonmendError", "Mode", "PatchOperation", "PreviewMode", "PreviewPatcher", "RepairDetail",
     "RepairError", "RepairMetadata", "RepairResult", "ResponseConfidence", "Stream", "StreamRestart", "StreamState", "Warning",
     "__version__", "apply_patch",
 ]

@@ -2,20 +2,26 @@
 ``replace``, plus ``append``, which adds text to the end of the string at ``path``. The service sends
 a container once, in the push that first shows it, and only its new members afterwards, so a client
 that applies every state's ``partial_patch`` in order holds the progressive preview at each step.
-The same dozen lines as the TypeScript client's ``applyPatch``."""
+An ``append`` without a ``path`` continues the string the session's previous operation named,
+possibly in an earlier state: ``PreviewPatcher`` remembers that path across states (Python's dicts
+and lists cannot be weakly referenced, so unlike the TypeScript client's ``applyPatch`` the plain
+function cannot remember it for the value it returns)."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Optional, Tuple
 
 
 def _unescape(token: str) -> str:
     return token if "~" not in token else token.replace("~1", "/").replace("~0", "~")
 
 
-def apply_patch(doc: Any, ops: Iterable[Mapping[str, Any]]) -> Any:
-    """Applies ``ops`` in order to ``doc`` (changed in place where it is a container); returns the new document."""
+def _apply(doc: Any, ops: Iterable[Mapping[str, Any]], last_path: Optional[str]) -> Tuple[Any, Optional[str]]:
     for op in ops:
-        path: str = op["path"]
+        path: Optional[str] = op.get("path", last_path)
+        if path is None:
+            raise ValueError("patch: an append without a path continues the previous operation's string; "
+                             "apply a session's states with one PreviewPatcher")
+        last_path = path
         kind: str = op["op"]
         if path == "":
             doc = doc + op["value"] if kind == "append" else op["value"]
@@ -39,4 +45,25 @@ def apply_patch(doc: Any, ops: Iterable[Mapping[str, Any]]) -> Any:
         else:
             key = _unescape(last)
             parent[key] = parent[key] + op["value"] if kind == "append" else op["value"]
-    return doc
+    return doc, last_path
+
+
+def apply_patch(doc: Any, ops: Iterable[Mapping[str, Any]]) -> Any:
+    """Applies ``ops`` in order to ``doc`` (changed in place where it is a container); returns the new
+    document. An ``append`` without a path is resolved within ``ops`` only: for a whole session use
+    ``PreviewPatcher``."""
+    return _apply(doc, ops, None)[0]
+
+
+class PreviewPatcher:
+    """A session's preview, built from its states' ``partial_patch`` in order; remembers the path a
+    path-less ``append`` continues."""
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self._last_path: Optional[str] = None
+
+    def apply(self, ops: Iterable[Mapping[str, Any]]) -> Any:
+        """Applies one state's operations; returns the preview."""
+        self.value, self._last_path = _apply(self.value, ops, self._last_path)
+        return self.value

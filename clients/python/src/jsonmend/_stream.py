@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Iterable, List, Optional, TypeVar
 
-from ._patch import apply_patch
+from ._patch import PreviewPatcher
 
 from ._transport import TransportConfig, call
 from ._types import RepairResult, StreamRestart, StreamState
@@ -59,8 +59,8 @@ def feed(chunks: Iterable[str], open_session: Callable[[], Stream], *, max_resta
     session = open_session()
     text_parts = []
     text_length = 0
-    # The preview the patches built so far (on_preview).
-    preview: Any = None
+    # The preview the patches built so far (on_preview), and the path a path-less append continues.
+    patcher = PreviewPatcher()
     # True after a restart: the new session holds nothing yet, so the next request first sends the text so far.
     replay = False
 
@@ -107,9 +107,9 @@ def feed(chunks: Iterable[str], open_session: Callable[[], Stream], *, max_resta
             # A replacement session's first patch adds the whole preview again (path ""): no reset needed.
             settled = state.get("settled", [])
             if state["partial_patch"]:
-                preview = apply_patch(preview, state["partial_patch"])
+                patcher.apply(state["partial_patch"])
             if state["partial_patch"] or settled:
-                on_preview(preview, settled)
+                on_preview(patcher.value, settled)
     result = recovering(finish)
     # The last preview is the repaired value: all of it final.
     if on_preview is not None and result.success:

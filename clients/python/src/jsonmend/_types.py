@@ -64,13 +64,18 @@ class RepairMetadata(TypedDict):
     errors: List[RepairError]
 
 
-class PatchOperation(TypedDict):
-    """One step from a preview to the next: JSON Patch ``add`` / ``replace``, or ``append`` (text to
-    the end of the string at ``path``). ``path`` is a JSON Pointer; ``""`` is the whole preview."""
-
+class _PatchOperationRequired(TypedDict):
     op: Literal["add", "replace", "append"]
-    path: str
     value: Any
+
+
+class PatchOperation(_PatchOperationRequired, total=False):
+    """One step from a preview to the next: JSON Patch ``add`` / ``replace``, or ``append`` (text to
+    the end of the string at ``path``). ``path`` is a JSON Pointer; ``""`` is the whole preview. An
+    ``append`` leaves ``path`` out when it continues the string the session's previous operation
+    named (``PreviewPatcher`` keeps track)."""
+
+    path: str
 
 
 class _StreamStateRequired(TypedDict):
