@@ -51,6 +51,7 @@ export class Commitment {
     let written = '';
     if (!this.writer.stopped) {
       this.scanner.feed(piece, false);
+      this.writer.grow();
       written = this.writer.take();
     }
     const fresh = this.rawPrefixOnly ? this.matchRaw(piece, written) : written;
@@ -60,21 +61,25 @@ export class Commitment {
 
   /**
    * What closes the committed text into a whole value. Without a schema it is the writer's: whole
-   * members and brackets, so it ends between members and only brackets are missing (its strings
-   * are whole).
+   * members and brackets, and perhaps a string that was growing, so only that string's quote and
+   * brackets are missing.
    */
   closer(): string {
     const open: number[] = [];
     const text = this.committed;
+    let quote = '';
     for (let k = 0; k < text.length; k++) {
       switch (text.charCodeAt(k)) {
-        case 0x22: k = stringEnd(text, k); break; // " (a string: skipped whole)
+        case 0x22: // " (a string: skipped whole; one still growing is closed first)
+          k = stringEnd(text, k);
+          if (k >= text.length) quote = '"';
+          break;
         case 0x7b: open.push(0x7d); break; // { closes with }
         case 0x5b: open.push(0x5d); break; // [ closes with ]
         case 0x7d: case 0x5d: open.pop(); break; // } ]
       }
     }
-    let closers = '';
+    let closers = quote;
     for (let d = open.length - 1; d >= 0; d--) closers += String.fromCharCode(open[d]!);
     return closers;
   }

@@ -140,6 +140,10 @@ export class ProgressivePreview implements ValueSink {
     if (parent.shownIn !== this.push) this.frames[this.frames.length - 1]!.op = this.add(pointer, container);
   }
 
+  stringStart(): void {
+    // A string shows at the end of a push (showGrowing), as far as it is certain then.
+  }
+
   value(value: unknown, key: string | undefined): void {
     if (this.stopped) return;
     const parent = this.frames[this.frames.length - 1];

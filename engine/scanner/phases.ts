@@ -56,6 +56,11 @@ export interface Frame {
 export interface ValueSink {
   /** A container opened as a member (`key`: its name in an object) or as the root. */
   open(isArray: boolean, key: string | undefined): void;
+  /**
+   * A string that is not a name opened (scan-string.ts startString: the scanner is in it, its text
+   * so far in strParts). Strings read whole in one piece by the fast lane give no such call.
+   */
+  stringStart(): void;
   /** A finished scalar was set as a member (`key`: its name in an object) or as the root. */
   value(value: unknown, key: string | undefined): void;
   /** The value set last was replaced (`"a" + "b"`, digit groups, an array read as an object). */

@@ -30,6 +30,8 @@ export class RepairLog {
   private readonly order: number[] = [];
   /** Per type index, the lowest confidence a site recorded it with (doubt); null until one did. */
   private lowered: Array<Confidence | undefined> | null = null;
+  /** The lowest input offset recorded (a site may record an earlier place later: sawRawBackslash). */
+  private minAt = -1;
 
   get size(): number {
     return this.order.length;
@@ -46,6 +48,7 @@ export class RepairLog {
       counts = this.counts = new Array<number>(TYPES.length).fill(0);
       this.firstAt = new Array<number>(TYPES.length).fill(0);
     }
+    if (this.minAt < 0 || position < this.minAt) this.minAt = position;
     if (counts[k]++ === 0) {
       this.firstAt![k] = position;
       this.order.push(k);
@@ -68,6 +71,11 @@ export class RepairLog {
   positionOf(type: RepairType): number {
     const k = INDEX.get(type)!;
     return this.counts !== null && this.counts[k]! > 0 ? this.firstAt![k]! : -1;
+  }
+
+  /** Input offset of the earliest repair recorded, wherever it was recorded from (-1: none). */
+  firstPosition(): number {
+    return this.minAt;
   }
 
   /** Whether a repair of this type was made. */

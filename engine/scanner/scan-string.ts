@@ -23,6 +23,7 @@ export function startString(s: Scanner, open: number, isKey: boolean, i: number)
   s.strRawChosenAt = -1;
   if (s.strRawCandidates.length !== 0) s.strRawCandidates.length = 0; // (a slow runtime call: only when needed)
   s.i = i + 1;
+  if (!isKey && s.sink !== null) s.sink.stringStart();
 }
 
 /**

@@ -116,6 +116,58 @@ t.test('a stream sends the canonical text as the model writes it', async (t) => 
   t.equal(streamed('Sure! {"a": 1}', 2).deltas.slice(0, -1).join(''), '', 'prose first: everything at the end');
 });
 
+t.test('a string member grows as the model writes it; an element, an enum, a coerced value wait to be whole', async (t) => {
+  const text = '{"query": "weather in Paris tomorrow", "tags": ["a", "b"], "unit": "celsius", "days": "3"}';
+  const schema = { type: 'object', properties: { query: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, unit: { enum: ['celsius', 'fahrenheit'] }, days: { type: 'integer' } } };
+  for (const opts of [undefined, schema]) {
+    const healer = createJsonHealer({ schema: opts });
+    let sent = '';
+    const seen: string[] = [];
+    for (const ch of text) {
+      sent += healer.push(ch);
+      seen.push(sent);
+    }
+    const end = healer.finish();
+    sent += end.delta;
+    t.equal(sent, healJson(text, { schema: opts }).text, 'the same text as the whole reply');
+    // With a schema only what is also the model's own text is sent, and its spaces depart from it.
+    if (opts !== undefined) continue;
+    t.ok(seen.includes('{"query":"weather in'), 'the string shows before its closing quote');
+    t.notOk(seen.some((p) => p.endsWith('["a')), 'an element appears whole');
+  }
+  const compactSchema = streamed('{"query":"weather in Paris tomorrow","unit":"celsius","days":"3"}', 1, schema);
+  const prefixes = compactSchema.deltas.map((_, k) => compactSchema.deltas.slice(0, k + 1).join(''));
+  t.ok(prefixes.includes('{"query":"weather in'), 'with a schema, compact text: the string grows');
+  t.notOk(prefixes.some((p) => p.endsWith('"cel') || p.endsWith('"days":"')), 'an enum and a coerced string wait to be whole');
+  t.equal(compactSchema.joined, '{"query":"weather in Paris tomorrow","unit":"celsius","days":3}');
+});
+
+t.test('a string written as it grew and then read otherwise: the same text however the reply was cut', async (t) => {
+  // A repair inside the string (an inner quote, a raw line break, a raw backslash after a decoded
+  // escape) or after it: what was committed is the string up to the first repair, in every cutting.
+  for (const text of [
+    '{"note": "he said "hi" to me", "n": 1}',
+    '{"note": "line one\nline two", "n": 1}',
+    '{"tex": "x \\neq y \\leq z"}',
+    '{"key": "```json {"key": [{"key1": 1},{"key2": 2}]}```"}',
+    '{"a": "b": 1}',
+    '{"a": "x" + "y", "b": 2}',
+    '{"a": "ok", "5": "moved"}',
+    '{"a": "cut here',
+  ]) {
+    const whole = healJson(text).text;
+    for (const size of [1, 2, 3, 5, 8, 1000]) {
+      const s = streamed(text, size);
+      t.equal(s.joined, whole, `${JSON.stringify(text)} in pieces of ${size}`);
+      let sent = '';
+      for (const d of s.deltas) {
+        sent += d;
+        if (!whole.startsWith(sent)) t.fail(`sent ${sent}, not a prefix of ${whole}`);
+      }
+    }
+  }
+});
+
 t.test('what a stream began is kept when the whole reply reads otherwise', async (t) => {
   const r = healJson('{"a": 1}\n{"a": 2}');
   t.equal(r.text, '{"a":1}', 'the first value');

@@ -103,6 +103,19 @@ t.test('several tool calls in n = 2 answers: joined deltas are the healed argume
   t.ok(finishAt > lastDelta, 'finish_reason after the last healed delta');
 });
 
+t.test('a long string argument grows in the client\'s deltas before its closing quote', async (t) => {
+  const message = 'Dear team, the quarterly numbers are in and they look good. ' .repeat(4);
+  const args = JSON.stringify({ to: 'team@example.com', body: message });
+  const choices: ChoiceSpec[] = [{ tool_calls: [{ id: 'call_m', name: 'send_mail', arguments: args }] }];
+  upstream.script('mail', (_req, res) => writeSse(res, [sseText(streamChunks(choices, smallPieces, 'mail'))]));
+  const tools = [{ type: 'function' as const, function: { name: 'send_mail', parameters: { type: 'object', properties: { to: { type: 'string' }, body: { type: 'string' } } } } }];
+  const { data } = await streamEvents({ model: 'mail', messages: [], tools });
+  const got = joined(data, toolArgs(0, 0));
+  t.equal(got.text, args);
+  const growing = got.prefixes.filter((p) => p.startsWith('{"to":"team@example.com","body":"Dear') && !p.endsWith('"}') && p.length < args.length - 1);
+  t.ok(growing.length > 20, `the body showed in ${growing.length} steps while it was written`);
+});
+
 t.test('the openai client streams and assembles the healed tool calls and JSON content', async (t) => {
   const stream = client.chat.completions.stream({ model: 'tools', n: 2, messages: [{ role: 'user', content: 'go' }], tools: TOOLS });
   const final = await stream.finalChatCompletion();
