@@ -7,6 +7,7 @@ import { DeadlineExceededError, withDeadline } from './deadline.js';
 import { repair } from './repair.js';
 import { failureResponse } from './response.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, KEY, ROOT_START, THINK, TRAILING, VALUE } from './scanner/phases.js';
+import { PieceList } from './scanner/piece-list.js';
 import { Scanner } from './scanner/scanner.js';
 import { compiledSchema } from './schema/index.js';
 import { ProgressivePreview } from './preview/progressive.js';
@@ -45,17 +46,10 @@ export interface RepairStream {
 /** Longest `incomplete_token` reported for an unfinished string, comment or long token (its tail). */
 const TOKEN_ECHO_MAX = 256;
 
-/**
- * Pieces are joined into one string once they average fewer characters than this since the last
- * join: every kept piece (and every link of the appended `whole`) costs tens of bytes, so 5 MB in
- * 1-character pushes would otherwise hold hundreds of MB. The join copies the buffer, but only after
- * buffer/CONSOLIDATE_AT pushes, so a push still costs its chunk plus at most this many characters.
- */
-const CONSOLIDATE_AT = 64;
-
 class Stream implements RepairStream {
   private readonly scanner = new Scanner();
-  private readonly chunks: string[] = [];
+  /** Everything pushed (piece-list.ts joins tiny pieces now and then, so 5 MB in 1-character pushes holds ~5 MB). */
+  private readonly chunks = new PieceList();
   /** Everything pushed, appended and never read here: flattening it per push is what made streams quadratic. */
   private whole = '';
   private total = 0;
@@ -102,10 +96,10 @@ class Stream implements RepairStream {
   private take(chunk: string): StreamState {
     if (chunk.length > 0) {
       if (this.firstNonBlank < 0) this.firstNonBlank = firstNonBlankIn(chunk, this.total);
-      this.chunks.push(chunk);
       this.total += chunk.length;
-      if (this.chunks.length * CONSOLIDATE_AT >= this.total && this.chunks.length > CONSOLIDATE_AT) this.consolidate();
-      else if (this.echo) this.whole += chunk;
+      const joined = this.chunks.push(chunk);
+      // Each link of the appended `whole` costs as a piece does: it is replaced by the joined text.
+      if (this.echo) this.whole = joined ?? this.whole + chunk;
       if (this.preview === null) this.scanner.feed(chunk, false);
       else {
         this.preview.begin();
@@ -116,21 +110,13 @@ class Stream implements RepairStream {
     return this.state();
   }
 
-  /** Many small pieces become one string (see CONSOLIDATE_AT). */
-  private consolidate(): void {
-    const flat = this.chunks.join('');
-    this.chunks.length = 0;
-    this.chunks.push(flat);
-    if (this.echo) this.whole = flat;
-  }
-
   finalize(): RepairResponse {
     if (this.finalized) throw new Error('finalize called twice');
     this.finalized = true;
     // The whole buffer, once, through `repair`: finalize answers exactly what a batch request would,
     // including the decisions only the end of the input allows (a string cut before its delimiter).
-    const text = this.echo ? this.whole : this.chunks.join('');
-    this.chunks.length = 0;
+    const text = this.echo ? this.whole : this.chunks.join();
+    this.chunks.clear();
     this.whole = '';
     if (this.stopped !== null) return failureResponse([this.stopped.toRepairError()]);
     return repair(text, this.callOptions());
@@ -247,7 +233,7 @@ class Stream implements RepairStream {
   }
 
   private buffered(): string {
-    return this.echo ? this.whole : this.chunks.join('');
+    return this.echo ? this.whole : this.chunks.join();
   }
 
   /** The unfinished token as sent, from input offset `start` (its last TOKEN_ECHO_MAX characters). */
@@ -255,8 +241,9 @@ class Stream implements RepairStream {
     const from = Math.max(start, this.total - TOKEN_ECHO_MAX);
     let need = this.total - from;
     let out = '';
-    for (let k = this.chunks.length - 1; k >= 0 && need > 0; k--) {
-      const c = this.chunks[k]!;
+    const pieces = this.chunks.pieces;
+    for (let k = pieces.length - 1; k >= 0 && need > 0; k--) {
+      const c = pieces[k]!;
       out = (c.length <= need ? c : c.slice(c.length - need)) + out;
       need -= c.length;
     }

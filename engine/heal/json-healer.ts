@@ -4,6 +4,7 @@
 // settle), which always starts with what was sent.
 import { Commitment } from './commitment.js';
 import { repairFor, settle, type HealResult } from './heal-json.js';
+import { PieceList } from '../scanner/piece-list.js';
 
 export interface JsonHealer {
   /** Takes the model's next delta; returns the text to send now (may be ''). */
@@ -12,16 +13,9 @@ export interface JsonHealer {
   finish(opts?: { truncated?: boolean }): { delta: string; result: HealResult };
 }
 
-/**
- * Pushes are joined once they average fewer characters than this (stream.ts CONSOLIDATE_AT: each
- * kept piece costs tens of bytes).
- */
-const CONSOLIDATE_AT = 64;
-
 class StreamingHealer implements JsonHealer {
   private readonly commitment: Commitment;
-  private readonly chunks: string[] = [];
-  private total = 0;
+  private readonly chunks = new PieceList();
   private finished = false;
 
   constructor(private readonly schema: object | undefined) {
@@ -33,20 +27,14 @@ class StreamingHealer implements JsonHealer {
     if (typeof delta !== 'string') throw new TypeError('delta must be a string');
     if (delta.length === 0) return '';
     this.chunks.push(delta);
-    this.total += delta.length;
-    if (this.chunks.length > CONSOLIDATE_AT && this.chunks.length * CONSOLIDATE_AT >= this.total) {
-      const flat = this.chunks.join('');
-      this.chunks.length = 0;
-      this.chunks.push(flat);
-    }
     return this.commitment.push(delta);
   }
 
   finish(opts?: { truncated?: boolean }): { delta: string; result: HealResult } {
     if (this.finished) throw new Error('finish called twice');
     this.finished = true;
-    const text = this.chunks.join('');
-    this.chunks.length = 0;
+    const text = this.chunks.join();
+    this.chunks.clear();
     const result = settle(text, repairFor(text, this.schema), this.commitment, opts?.truncated === true, this.schema);
     return { delta: result.text.slice(this.commitment.committed.length), result };
   }

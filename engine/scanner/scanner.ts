@@ -14,6 +14,7 @@ import { fastLane } from './fast-lane.js';
 import { holdsJsonValue, scanProse, scanThink } from './scan-prose.js';
 import { scanString } from './scan-string.js';
 import { afterRoot, afterValue, expectColon, expectKey, expectValue } from './structure.js';
+import { PieceList } from './piece-list.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, HOLD_NONE, KEY, MAX_DEPTH, ROOT_START, THINK, TRAILING, VALUE, type ValueSink } from './phases.js';
 import { pieceCanEnd } from './scan-word.js';
 import { setMember } from '../schema/value-utils.js';
@@ -52,7 +53,6 @@ export interface ProseReport {
 
 /** A held-back token this long or longer waits aside for the piece that can end it (feed). */
 const AWAIT_FROM = 256;
-const ASIDE_JOIN_AT = 64;
 const LINE_COMMENT = 1; // `//` or `#`: ends at a line feed
 const BLOCK_COMMENT = 2; // `/*`: ends at `*/`
 
@@ -133,8 +133,11 @@ export class Scanner {
   /** What the held-back token waits for (phases.ts HOLD_*), set where its scan reached the window's end. */
   heldKind = HOLD_NONE;
   /** Pieces that arrived after a long held token and cannot end it: joined to the window when one can. */
-  private readonly aside: string[] = [];
-  asideLength = 0;
+  private readonly aside = new PieceList();
+  /** Characters waiting aside (a held token's pieces not yet read). */
+  get asideLength(): number {
+    return this.aside.length;
+  }
   /** Inside a comment the window ended in (LINE_COMMENT, BLOCK_COMMENT; 0 none), from input offset commentStart. */
   comment = 0;
   commentStart = 0;
@@ -187,29 +190,21 @@ export class Scanner {
 
   /** Scans a piece of input. `final` says no more input follows. */
   feed(piece: string, final: boolean): void {
-    const held = this.text.length - this.i + this.asideLength;
+    const aside = this.aside;
+    const held = this.text.length - this.i + aside.length;
     if (!final && this.heldKind !== HOLD_NONE && held >= AWAIT_FROM) {
       // A long token waits for the character that ends it; reading it again on every piece would
       // make a stream quadratic in the token's length.
-      const last = this.aside.length > 0 ? this.aside[this.aside.length - 1]! : this.text;
+      const last = aside.length > 0 ? aside.last() : this.text;
       if (!pieceCanEnd(this.heldKind, last.charCodeAt(last.length - 1), piece)) {
-        this.aside.push(piece);
-        this.asideLength += piece.length;
-        // Tiny pieces are joined now and then (as stream.ts does its chunks), so they cost memory
-        // in proportion to their characters; each join comes after asideLength/ASIDE_JOIN_AT pieces.
-        if (this.aside.length > ASIDE_JOIN_AT && this.aside.length * ASIDE_JOIN_AT >= this.asideLength) {
-          const joined = this.aside.join('');
-          this.aside.length = 0;
-          this.aside.push(joined);
-        }
+        aside.push(piece);
         return;
       }
     }
     this.heldKind = HOLD_NONE;
-    if (this.aside.length > 0) {
-      piece = this.aside.join('') + piece;
-      this.aside.length = 0;
-      this.asideLength = 0;
+    if (aside.length > 0) {
+      piece = aside.join() + piece;
+      aside.clear();
     }
     if (this.i >= this.text.length) {
       this.base += this.text.length;
