@@ -161,6 +161,16 @@ t.test('a string nested deep, pushed a character at a time, costs its text, not 
   t.same(s.push('z').partial_patch, [{ op: 'append', value: 'z' }], 'the next one continues it');
   t.same(s.push('", "c": "q').partial_patch, [{ op: 'add', path: '/a/0/c', value: 'q' }]);
   t.same(s.push('r').partial_patch, [{ op: 'append', value: 'r' }], 'after an add of the string, too');
+  // applyPatch leaves every value it returned as it was: the next call copies what it changes.
+  const kept: Array<[unknown, string]> = [];
+  let value: unknown = null;
+  const p = createStream({ preview: 'patch' });
+  for (const piece of chunks('{"a": {"b": [1, {"c": "xy', 1).concat(chunks('z"}, 3], "d": "e"}, "f": [[], {}]}', 2))) {
+    value = applyPatch(value, p.push(piece).partial_patch!);
+    kept.push([value, JSON.stringify(value)]);
+  }
+  t.ok(kept.every(([v, text]) => JSON.stringify(v) === text), 'no value changed after it was returned');
+  t.same(value, p.finalize().repaired);
   // The client's applyPatch remembers the last path for the value it returned; a copy has none.
   let doc = applyPatch(null, [{ op: 'add', path: '', value: { a: [{ b: '' }] } }, { op: 'append', path: '/a/0/b', value: 'x' }]);
   doc = applyPatch(doc, [{ op: 'append', value: 'y' }]);

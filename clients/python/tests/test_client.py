@@ -259,14 +259,17 @@ class Previews(unittest.TestCase):
     def test_on_preview_sees_the_value_grow_then_the_repaired_value(self) -> None:
         previews: List[object] = []
         settled: List[List[str]] = []
+        handed: List[object] = []
 
         def on_preview(value: object, done: List[str]) -> None:
-            previews.append(json.loads(json.dumps(value)))  # a copy: the client keeps building the same value
+            previews.append(json.loads(json.dumps(value)))
+            handed.append(value)  # no copy: a value handed out never changes afterwards
             settled.append(done)
 
         chunks = chunks_of(REPLY, 7)
         result = self.jm.repair_stream(iter(chunks), mode="lenient", on_preview=on_preview)
         self.assertEqual(result, self.jm.repair(REPLY, mode="lenient"))
+        self.assertEqual(handed, previews, "every preview is as it was when it was handed out")
         self.assertGreater(len(previews), 3, "the preview grew step by step")
         self.assertEqual(previews[-1], REPAIRED)
         self.assertEqual(settled[-1], [""])
