@@ -23,6 +23,16 @@ export function scanProse(s: Scanner): boolean {
       case 0x7b: // {
       case 0x5b: // [ — at the very start always the root: a stream's `[tru` must not wait for its line
         if (s.at(i) < s.policy.proseUntil) break; // a fenced answer comes later
+        if (c === 0x5b) {
+          const marker = toolMarkerLength(text, i, s.final);
+          if (marker < 0) return false;
+          if (marker > 0) {
+            // repair: a tool-call marker (`[TOOL_CALLS]`) is not data; the JSON after it is
+            s.record('stripped_leading_text', i);
+            s.i = i + marker;
+            return true;
+          }
+        }
         s.open(c === 0x5b, i);
         return true;
       case 0x22: case 0x27: case 0x201c: case 0x2018: // " ' “ ‘ — a root string
@@ -36,7 +46,24 @@ export function scanProse(s: Scanner): boolean {
       }
       case 0x3c: // <
         return thinkTag(s, i);
+      case 0x28: { // ( — a Python tuple as the whole reply (`(1, 2)`, `("a", "b")`)
+        const whole = wholeTupleEnd(text, i, s.final);
+        if (whole < 0) return false;
+        if (whole > 0 && s.roots.length === 0) {
+          // repair: a tuple `(1, 2)` is an array
+          s.record('replaced_python_literal', i);
+          s.open(true, i);
+          s.stack[0]!.tuple = true;
+          return true;
+        }
+        break;
+      }
       default: {
+        if (s.report.thinkAt < 0 && s.roots.length === 0 && !s.fenced && isAsciiLetter(c)) {
+          const label = reasoningLabel(s, i);
+          if (label < 0) return false;
+          if (label > 0) return true;
+        }
         const verdict = rootScalar(s, i);
         if (verdict < 0) return false;
         if (verdict > 0) {
@@ -85,8 +112,13 @@ function skipProse(s: Scanner): boolean {
       break;
     }
     if (c === 0x60 || c === 0x3c) { // ` <
-      if (i + 10 > len && !s.final) break; // decide when enough has arrived
+      if (i + TAG_AHEAD > len && !s.final) break; // decide when enough has arrived
       if (c === 0x60 ? s.fenceAt(i) > 0 : thinkTagLength(text, i) > 0) break;
+      if (c === 0x3c) {
+        const n = reasoningCloserLength(text, i);
+        // A lone closing tag (`…</think>{…}`): the prose before it was reasoning, its values drafts.
+        if (n > 0) s.reasoningEnd = s.at(i + n);
+      }
     }
     if (c === 0x28 && isCallbackName(s, text.slice(start, i))) break; // (
   }
@@ -97,7 +129,7 @@ function skipProse(s: Scanner): boolean {
     return false;
   }
   const c = text.charCodeAt(i);
-  if ((c === 0x60 || c === 0x3c) && i + 10 > len && !s.final && !(c === 0x60 ? s.fenceAt(i) > 0 : thinkTagLength(text, i) > 0)) {
+  if ((c === 0x60 || c === 0x3c) && i + TAG_AHEAD > len && !s.final && !(c === 0x60 ? s.fenceAt(i) > 0 : thinkTagLength(text, i) > 0)) {
     return false;
   }
   if (undecided) return false; // decide when the rest of the fragment's line has arrived
@@ -113,7 +145,7 @@ function skipProse(s: Scanner): boolean {
   if (s.proseHasText) {
     // repair: prose before the JSON is dropped; when it holds a JSON value of its own (`First:
     // {"a": 1} and second: {"a": 2}`), the answer was chosen among values: medium confidence
-    if (holdsJsonValue(text, Math.max(0, s.proseStart - s.base), i)) s.log.doubt('stripped_leading_text', s.proseStart, 'medium');
+    if (holdsJsonValue(text, Math.max(0, Math.max(s.proseStart, s.reasoningEnd) - s.base), i)) s.log.doubt('stripped_leading_text', s.proseStart, 'medium');
     else s.log.record('stripped_leading_text', s.proseStart);
     s.proseHasText = false;
   }
@@ -124,6 +156,62 @@ function skipProse(s: Scanner): boolean {
   }
   if (c === 0x60) return s.skipFenceLine(i);
   return thinkTag(s, i);
+}
+
+const TUPLE_AHEAD = 4096;
+
+/**
+ * `(` at i opens a tuple that is the whole reply: its first item starts like a value, and its
+ * matching `)` (found within TUPLE_AHEAD characters, quotes skipped) ends the reply, its line, or
+ * comes before a fence or `;`. `(1) First, …` and `(see below)` are prose. 1: a tuple; 0: prose;
+ * -1: more input is needed.
+ */
+function wholeTupleEnd(text: string, i: number, final: boolean): number {
+  let k = i + 1;
+  while (k < text.length && isJsonWhitespace(text.charCodeAt(k))) k++;
+  if (k >= text.length) return final ? 0 : -1;
+  if (!startsTupleItem(text.charCodeAt(k))) return 0;
+  const stop = Math.min(text.length, i + TUPLE_AHEAD);
+  let depth = 0;
+  let quote = 0;
+  for (let j = i; j < stop; j++) {
+    const c = text.charCodeAt(j);
+    if (quote !== 0) {
+      if (c === 0x5c) j++; // \ escapes the next character
+      else if (c === quote) quote = 0;
+      continue;
+    }
+    if (c === 0x22 || c === 0x27) quote = c; // " '
+    else if (c === 0x28 || c === 0x5b || c === 0x7b) depth++; // ( [ {
+    else if (c === 0x29 || c === 0x5d || c === 0x7d) { // ) ] }
+      if (--depth > 0) continue;
+      if (c !== 0x29) return 0;
+      const after = skipBlanks(text, j + 1);
+      if (after >= text.length) return final ? 1 : -1;
+      const next = text.charCodeAt(after);
+      return next === 0x0a || next === 0x0d || next === 0x60 || next === 0x3b ? 1 : 0; // LF CR ` ;
+    }
+  }
+  return stop < text.length || final ? 0 : -1;
+}
+
+/** What may start a tuple's first item, so `(1, 2)` is a tuple and `(see below)` is prose: a digit, `-`, a quote, an opener, `)`. */
+function startsTupleItem(c: number): boolean {
+  return isDigit(c) || c === 0x2d || c === 0x22 || c === 0x27 || c === 0x5b || c === 0x7b || c === 0x28 || c === 0x29; // - " ' [ { ( )
+}
+
+const TOOL_MARKERS = ['[TOOL_CALLS]', '[ARGS]', '[CALL_ID]'];
+
+/**
+ * A tool-call marker at i (Mistral's `[TOOL_CALLS]`, `[ARGS]`): its length; 0 none; -1 when the
+ * window ends inside one.
+ */
+function toolMarkerLength(text: string, i: number, final: boolean): number {
+  for (const marker of TOOL_MARKERS) {
+    if (text.startsWith(marker, i)) return marker.length;
+    if (!final && i + marker.length > text.length && marker.startsWith(text.slice(i))) return -1;
+  }
+  return 0;
 }
 
 const FRAGMENT_MAX = 80;
@@ -326,41 +414,117 @@ function isCallbackName(s: Scanner, sinceStart: string): boolean {
   return name.length > 0 && name.length < PROSE_KEEP && /^[A-Za-z_$][\w$.]*$/.test(name);
 }
 
+/** The names of the tags models wrap their reasoning in (`<think>`, `<reasoning>`, …), lower case. */
+const REASONING_TAG = /^<(think|thinking|thought|thoughts|reasoning|reflection|scratchpad)>/i;
+/** Enough characters to tell a reasoning tag (the longest, `</scratchpad>`, is 13). */
+export const TAG_AHEAD = 14;
+/** A "Thinking:" preamble that opens the reply: reasoning up to its first blank line. */
+const REASONING_LABEL = /^(?:thinking|thoughts?|reasoning|internal reasoning|chain of thought)[ \t]*:/i;
+const LABEL_AHEAD = 24;
+
+/** The length of an opening reasoning tag at i (0: none). */
 function thinkTagLength(text: string, i: number): number {
-  if (text.startsWith('<think>', i)) return 7;
-  if (text.startsWith('<thinking>', i)) return 10;
-  return 0;
+  if (text.charCodeAt(i + 1) === 0x2f) return 0; // /
+  const m = REASONING_TAG.exec(text.slice(i, i + TAG_AHEAD));
+  return m === null ? 0 : m[0].length;
+}
+
+/** The length of a closing reasoning tag at i (`</think>`, `</reasoning>`; 0: none). */
+export function reasoningCloserLength(text: string, i: number): number {
+  if (text.charCodeAt(i + 1) !== 0x2f) return 0; // /
+  const m = REASONING_TAG.exec('<' + text.slice(i + 2, i + TAG_AHEAD));
+  return m === null ? 0 : m[0].length + 1;
 }
 
 function thinkTag(s: Scanner, i: number): boolean {
   const text = s.text;
-  if (i + 10 > text.length && !s.final && ('<thinking>'.startsWith(text.slice(i)) || '<think>'.startsWith(text.slice(i)))) {
-    return false;
-  }
+  if (i + TAG_AHEAD > text.length && !s.final && text.indexOf('>', i) < 0) return false;
   const n = thinkTagLength(text, i);
   if (n === 0) {
     s.prose = true;
     return true;
   }
-  // repair: a reasoning block (<think>…</think>) before the JSON is dropped
+  // repair: a reasoning block (<think>…</think>, <reasoning>…</reasoning>) before the JSON is
+  // dropped: a draft inside it is never the answer
   s.record('stripped_leading_text', i);
   s.report.thinkAt = s.at(i);
   s.report.thinkBodyAt = s.at(i + n);
+  s.thinkCloser = '</' + text.slice(i + 1, i + n - 1).toLowerCase();
   s.i = i + n;
   s.phase = THINK;
   return true;
 }
 
-/** THINK: skip to the closing tag. */
+/**
+ * At the reply's first word: a "Thinking:" (`Reasoning:`, `Thoughts:`) preamble is a reasoning
+ * block that ends at its first blank line. 1: it is (phase THINK); 0: it is not; -1: more input.
+ */
+export function reasoningLabel(s: Scanner, i: number): number {
+  const text = s.text;
+  const head = text.slice(i, i + LABEL_AHEAD);
+  const m = REASONING_LABEL.exec(head);
+  if (m === null) {
+    if (s.final || head.length >= LABEL_AHEAD || head.includes(':') || head.includes('\n')) return 0;
+    return /^[A-Za-z ]*$/.test(head) ? -1 : 0;
+  }
+  // repair: a "Thinking:" preamble is reasoning, not the answer: dropped up to its first blank line
+  s.record('stripped_leading_text', i);
+  s.report.thinkAt = s.at(i);
+  s.report.thinkBodyAt = s.at(i + m[0].length);
+  s.thinkCloser = BLANK_LINE;
+  s.i = i + m[0].length;
+  s.phase = THINK;
+  return 1;
+}
+
+const BLANK_LINE = '\n\n';
+
+/** The index after the first blank line at or after `from` (a line feed, blanks, a line feed); -1 none. */
+function blankLineEnd(text: string, from: number): number {
+  for (let nl = text.indexOf('\n', from); nl >= 0; nl = text.indexOf('\n', nl + 1)) {
+    let k = nl + 1;
+    while (k < text.length && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09 || text.charCodeAt(k) === 0x0d)) k++; // space tab CR
+    if (k < text.length && text.charCodeAt(k) === 0x0a) return k + 1; // LF
+    if (k >= text.length) return -1;
+  }
+  return -1;
+}
+
+/** `text.indexOf(lower, from)` that also finds the closer written in capitals (`</THINK>`). */
+function indexOfCaseless(text: string, lower: string, from: number): number {
+  const a = text.indexOf(lower, from);
+  const b = text.indexOf(lower.toUpperCase(), from);
+  return a < 0 ? b : b < 0 ? a : Math.min(a, b);
+}
+
+/** THINK: skip to the closing tag (or, after a "Thinking:" label, the blank line). */
 export function scanThink(s: Scanner): boolean {
   const text = s.text;
-  const close = text.indexOf('</think', s.i);
+  if (s.thinkCloser === BLANK_LINE) {
+    const after = blankLineEnd(text, s.i);
+    if (after < 0) {
+      if (s.final) {
+        s.report.thinkUnclosed = true;
+        s.i = text.length;
+        s.finish();
+      } else {
+        const nl = text.lastIndexOf('\n');
+        s.i = Math.max(s.i, nl >= 0 ? nl : text.length); // the blank line may be split across pieces
+      }
+      return false;
+    }
+    s.i = after;
+    s.phase = ROOT_START;
+    s.prose = false;
+    return true;
+  }
+  const close = indexOfCaseless(text, s.thinkCloser, s.i);
   if (close < 0) {
     if (s.final) {
       s.report.thinkUnclosed = true;
       s.i = text.length;
       s.finish();
-    } else s.i = Math.max(s.i, text.length - 10); // a closing tag may be split across pieces
+    } else s.i = Math.max(s.i, text.length - TAG_AHEAD); // a closing tag may be split across pieces
     return false;
   }
   const gt = text.indexOf('>', close);

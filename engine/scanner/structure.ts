@@ -1,7 +1,7 @@
 // The grammar between tokens: what each character means given what the scanner expects next.
 // Each handler consumes at least one character or changes the phase toward one that will, and
 // returns false only when the window ends before it can decide.
-import { holdsJsonValue, inlineFragmentEnd, proseNoteEnd } from './scan-prose.js';
+import { holdsJsonValue, inlineFragmentEnd, proseNoteEnd, reasoningCloserLength } from './scan-prose.js';
 import { isQuote } from './char-codes.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE } from './phases.js';
 import { blockOpenerAt, NOT_A_BLOCK, scanBlock } from './scan-block.js';
@@ -58,7 +58,18 @@ export function expectValue(s: Scanner, c: number): boolean {
       return scanValueWord(s);
     case 0x60: // `
       return backtick(s, i, false);
-    case 0x3a: case 0x29: case 0x28: case 0x3b: case 0x2b: // : ) ( ; +
+    case 0x28: // ( — a Python tuple where a value goes: an array, as Python reads `(1, 2)`
+      // repair: a tuple `(1, 2)` is an array
+      s.record('replaced_python_literal', i);
+      s.open(true, i);
+      s.stack[s.stack.length - 1]!.tuple = true;
+      return true;
+    case 0x29: // )
+      if (s.stack[s.stack.length - 1]?.tuple === true) return closeTuple(s, i);
+      s.record('removed_invalid_character', i);
+      s.i = i + 1;
+      return true;
+    case 0x3a: case 0x3b: case 0x2b: // : ; +
       // repair: a character that cannot start a value is dropped
       s.record('removed_invalid_character', i);
       s.i = i + 1;
@@ -200,6 +211,7 @@ export function afterValue(s: Scanner, c: number): boolean {
       if (isEllipsis(s, i)) return skipEllipsis(s, i);
       break;
     case 0x29: // )
+      if (top.tuple) return closeTuple(s, i);
       if (s.calls > 0) { // the end of a wrapper, reported with its start
         s.calls--;
         s.i = i + 1;
@@ -277,6 +289,12 @@ export function afterRoot(s: Scanner, c: number): boolean {
       const end = tagEnd(s.text, i, s.final);
       if (end < 0) return false;
       if (end === 0) break;
+      if (reasoningCloserLength(s.text, i) > 0) {
+        // `{"a": 1}</think>{"a": 2}`: what came before the lone closing tag was reasoning
+        s.dropReasoning(end);
+        s.i = end;
+        return true;
+      }
       // repair: a markup tag after the JSON is dropped; a value after it is one more value
       s.record('stripped_trailing_text', i);
       s.i = end;
@@ -401,10 +419,29 @@ function reopenRoot(s: Scanner): boolean {
   s.log.record('removed_extra_closing_bracket', s.rootClosePos);
   if (s.sink !== null) s.sink.diverge();
   const names = Object.keys(last);
-  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length, memoHits: 0, bracketed: false });
+  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length, memoHits: 0, bracketed: false, tuple: false });
   s.rootCommaPos = -1;
   s.afterComma = false;
   s.phase = KEY;
+  return true;
+}
+
+/**
+ * The `)` of a Python tuple. `(1, 2)`, `(1,)` and `()` are arrays; one value in parentheses with no
+ * comma (`("x")`, `(1)`) is that value, as Python reads it — a reading a careful reader may not
+ * share (a one-element list was perhaps meant): medium.
+ */
+function closeTuple(s: Scanner, i: number): boolean {
+  const arr = s.stack[s.stack.length - 1]!.container as unknown[];
+  const alone = arr.length === 1 && !s.afterComma;
+  s.i = i + 1;
+  s.close(undefined, i);
+  if (alone) {
+    // repair: `("x")` — parentheses around one value are grouping, not a tuple
+    s.log.doubt('replaced_python_literal', s.at(i), 'medium');
+    if (s.sink !== null) s.sink.diverge();
+    s.replaceLast(arr[0]);
+  }
   return true;
 }
 
