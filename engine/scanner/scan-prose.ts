@@ -145,7 +145,10 @@ function skipProse(s: Scanner): boolean {
   if (s.proseHasText) {
     // repair: prose before the JSON is dropped; when it holds a JSON value of its own (`First:
     // {"a": 1} and second: {"a": 2}`), the answer was chosen among values: medium confidence
-    if (holdsJsonValue(text, Math.max(0, Math.max(s.proseStart, s.reasoningEnd) - s.base), i)) s.log.doubt('stripped_leading_text', s.proseStart, 'medium');
+    const from = Math.max(0, Math.max(s.proseStart, s.reasoningEnd) - s.base);
+    // and so when it holds `key: value` lines (`name: Alice⏎age: 30⏎{…}`): members written before
+    // the brace are data, not prose to drop with certainty
+    if (holdsJsonValue(text, from, i) || holdsMemberLines(text, from, i)) s.log.doubt('stripped_leading_text', s.proseStart, 'medium');
     else s.log.record('stripped_leading_text', s.proseStart);
     s.proseHasText = false;
   }
@@ -239,6 +242,25 @@ export function holdsJsonValue(text: string, from: number, to: number): boolean 
     }
     if (Array.isArray(value) ? value.length > 1 || (value.length === 1 && value[0] !== null && typeof value[0] === 'object') : Object.keys(value as object).length > 0) return true;
     i = close;
+  }
+  return false;
+}
+
+/** A `key: value` line: a name, a colon and one scalar (a number, a literal, a quoted string or one word). */
+const MEMBER_LINE = /^[ \t]*(?:[-*][ \t]+)?["']?[A-Za-z_][\w -]{0,40}["']?[ \t]*:[ \t]*(?:(-?\d[\d.eE+-]*|true|false|null|True|False|None|"[^"\n]*"|'[^'\n]*')|[A-Za-z_][\w-]*)[ \t]*,?[ \t]*\r?$/gm;
+
+/**
+ * Whether text[from, to) holds `key: value` lines, YAML-like members: one whose value is a number,
+ * literal or quoted string, or two of one word each. Only the first VALUE_SEARCH_MAX characters.
+ */
+export function holdsMemberLines(text: string, from: number, to: number): boolean {
+  const end = Math.min(to, text.length, from + VALUE_SEARCH_MAX);
+  if (end - from < 4) return false;
+  const span = text.slice(from, end);
+  let words = 0;
+  MEMBER_LINE.lastIndex = 0;
+  for (let m = MEMBER_LINE.exec(span); m !== null; m = MEMBER_LINE.exec(span)) {
+    if (m[1] !== undefined || ++words >= 2) return true;
   }
   return false;
 }
@@ -488,6 +510,27 @@ function blankLineEnd(text: string, from: number): number {
     if (k >= text.length) return -1;
   }
   return -1;
+}
+
+/**
+ * The offset after the reasoning the whole reply opens with — a `<think>…</think>` block (any
+ * reasoning tag) or a "Thinking:" preamble up to its first blank line — or 0 when it opens with
+ * none or the block never closes. Schema alignment (align.ts) takes no candidate from before it.
+ */
+export function leadingReasoningEnd(text: string): number {
+  let i = 0;
+  while (i < text.length && isJsonWhitespace(text.charCodeAt(i))) i++;
+  if (text.charCodeAt(i) === 0x3c) { // <
+    const n = thinkTagLength(text, i);
+    if (n === 0) return 0;
+    const close = indexOfCaseless(text, '</' + text.slice(i + 1, i + n - 1).toLowerCase(), i + n);
+    const gt = close < 0 ? -1 : text.indexOf('>', close);
+    return gt < 0 ? 0 : gt + 1;
+  }
+  const m = REASONING_LABEL.exec(text.slice(i, i + LABEL_AHEAD));
+  if (m === null) return 0;
+  const after = blankLineEnd(text, i + m[0].length);
+  return after < 0 ? 0 : after;
 }
 
 /** `text.indexOf(lower, from)` that also finds the closer written in capitals (`</THINK>`). */

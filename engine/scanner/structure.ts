@@ -3,7 +3,7 @@
 // returns false only when the window ends before it can decide.
 import { holdsJsonValue, inlineFragmentEnd, proseNoteEnd, reasoningCloserLength } from './scan-prose.js';
 import { isQuote } from './char-codes.js';
-import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE } from './phases.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, MAX_DEPTH, TRAILING, VALUE } from './phases.js';
 import { blockOpenerAt, NOT_A_BLOCK, scanBlock } from './scan-block.js';
 import { startString } from './scan-string.js';
 import { scanKeyWord, scanValueWord } from './scan-word.js';
@@ -81,6 +81,11 @@ export function expectValue(s: Scanner, c: number): boolean {
 
 export function expectKey(s: Scanner, c: number): boolean {
   const i = s.i;
+  if (s.afterComma && c !== 0x5b && c !== 0x7d) { // not [ }
+    const item = itemBeforeCloser(s, i);
+    if (item < 0) return false;
+    if (item > 0 && reopenArray(s, i, false)) return true;
+  }
   switch (c) {
     case 0x7d: // }
     case 0x5d: // ]
@@ -103,6 +108,7 @@ export function expectKey(s: Scanner, c: number): boolean {
     case 0x60: // `
       return backtick(s, i, true);
     case 0x7b: case 0x5b: { // { [
+      if (c === 0x5b && s.afterComma && reopenArray(s, i, true)) return true;
       const parent = s.stack[s.stack.length - 2];
       if (parent?.isArray === true) {
         // `[{"i":1,{"i":2}]`, `[{{]`: the object was never closed; the comma belongs to the array
@@ -404,6 +410,75 @@ function closeBracket(s: Scanner, isArray: boolean, i: number): boolean {
     s.close(inner.isArray ? 'closed_array_bracket' : 'closed_object_bracket', i);
   }
   s.close(undefined, i);
+  return true;
+}
+
+const ITEM_AHEAD = 256;
+
+/**
+ * Where a member name goes after a comma, one item and then the `]` of an array
+ * (`{"a": [1, 2], 3]}`): a number, word or quoted string followed by `]`.
+ * 1: such an item; 0: not; -1: more input is needed.
+ */
+function itemBeforeCloser(s: Scanner, i: number): number {
+  const text = s.text;
+  const c = text.charCodeAt(i);
+  const top = s.stack[s.stack.length - 1]!;
+  if (top.isArray || top.members === 0 || !Array.isArray((top.container as Record<string, unknown>)[top.lastKey])) return 0;
+  const stop = Math.min(text.length, i + ITEM_AHEAD);
+  let j = i;
+  if (c === 0x22 || c === 0x27) { // " '
+    j = i + 1;
+    while (j < stop && text.charCodeAt(j) !== c && text.charCodeAt(j) !== 0x0a) j += text.charCodeAt(j) === 0x5c ? 2 : 1; // \ LF
+    if (j >= stop) return stop < text.length || s.final ? 0 : -1;
+    if (text.charCodeAt(j) !== c) return 0;
+    j++;
+  } else {
+    while (j < stop && /[\w.+-]/.test(text[j]!)) j++;
+    if (j === i) return 0;
+  }
+  while (j < stop && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++; // space tab
+  if (j >= stop) return stop < text.length || s.final ? 0 : -1;
+  return text.charCodeAt(j) === 0x5d ? 1 : 0; // ]
+}
+
+/**
+ * `{"key": ["a"], ["b"], "c": 1}`: a `[` where a member name goes, after the comma of a member
+ * whose value is an array — that array's `]` came too early, and the elements go on in it. No
+ * nesting is invented: the bracket's items join the array (`["a", "b"]`; `[[1], "x"], [[2], [3]]`
+ * → `[[1], "x", [2], [3]]`), except that in an array of arrays a bracket of scalars is one more
+ * row (`[["a"], ["b"]], ["c"]` → `[["a"], ["b"], ["c"]]`). A reading chosen: medium.
+ */
+function reopenArray(s: Scanner, i: number, bracket: boolean): boolean {
+  const top = s.stack[s.stack.length - 1]!;
+  if (top.isArray || top.members === 0 || s.stack.length >= MAX_DEPTH) return false;
+  const last = (top.container as Record<string, unknown>)[top.lastKey];
+  if (!Array.isArray(last)) return false;
+  const text = s.text;
+  if (!bracket) {
+    // repair: `{"a": [1, 2], 3]}` — the array's early `]` is dropped and the items go on in it
+    s.log.doubt('removed_extra_closing_bracket', s.at(i), 'medium');
+    if (s.sink !== null) s.sink.diverge();
+    s.stack.push({ container: last, isArray: true, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false, tuple: false });
+    s.afterComma = false;
+    s.phase = VALUE;
+    return true;
+  }
+  let k = i + 1;
+  while (k < text.length && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x0a || text.charCodeAt(k) === 0x0d || text.charCodeAt(k) === 0x09)) k++;
+  if (k >= text.length && !s.final) return false;
+  const row = k < text.length && text.charCodeAt(k) !== 0x5b && Array.isArray(last[0]); // [
+  // repair: the array's early `]` is dropped and it is read on
+  s.log.doubt('removed_extra_closing_bracket', s.at(i), 'medium');
+  if (s.sink !== null) s.sink.diverge();
+  s.stack.push({ container: last, isArray: true, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false, tuple: false });
+  s.afterComma = false;
+  s.phase = VALUE;
+  if (row) {
+    s.open(true, i); // the bracket is one more row of the array
+    return true;
+  }
+  s.i = i + 1; // the bracket's items are the array's own
   return true;
 }
 
