@@ -173,7 +173,9 @@ function wholeTupleEnd(text: string, i: number, final: boolean): number {
   let k = i + 1;
   while (k < text.length && isJsonWhitespace(text.charCodeAt(k))) k++;
   if (k >= text.length) return final ? 0 : -1;
-  if (!startsTupleItem(text.charCodeAt(k))) return 0;
+  if (!startsTupleItem(text.charCodeAt(k)) && !/^(?:True|False|None)\b/.test(text.slice(k, k + 6))) {
+    return k + 6 > text.length && !final && /^[TFN][a-z]*$/.test(text.slice(k)) ? -1 : 0;
+  }
   const stop = Math.min(text.length, i + TUPLE_AHEAD);
   let depth = 0;
   let quote = 0;
@@ -299,6 +301,8 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
   if (k < len && text.charCodeAt(k) === 0x2c) k = skipBlanks(text, k + 1); // , — values one per line (`{},` `{}`)
   if (k >= len) return final ? 0 : -1;
   const c = text.charCodeAt(k);
+  // a character class and its quantifier (`[A-Z]{2}`, `[0-9]{1,3}`): a regular expression, prose
+  if (k === j + 1 && c === 0x7b && text.charCodeAt(i) === 0x5b && isDigit(text.charCodeAt(k + 1))) return j + 1; // { [
   // ends its line, or structure follows (`{"a": 2}]`, `[1], [2]`): maybe the JSON; more text: prose
   return c === 0x0a || c === 0x0d || c === 0x5d || c === 0x7d || c === 0x5b || c === 0x7b ? 0 : j + 1;
 }

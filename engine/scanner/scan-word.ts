@@ -29,12 +29,15 @@ function prefixedString(s: Scanner, isKey: boolean): number {
   const q = text.charCodeAt(j);
   if ((q !== 0x22 && q !== 0x27) || j - i > 2) return 0; // " '
   const after = text.charCodeAt(j + 1);
-  if (after === q || after === 0x3a || after === 0x2c || after === 0x7d || after === 0x5d) return 0; // a stray quote: `{a":1}`, `x",`
+  if (after === 0x3a) return 0; // : — a stray quote before a name's colon: `{a":1}`
   const prefix = text.slice(i, j).toLowerCase();
+  const python = prefix === 'u' || prefix === 'b' || prefix === 'r' || prefix === 'br' || prefix === 'rb';
+  // a stray quote closing a bare word (`[a",b"]`, `x",`); `u''` is Python's empty string
+  if ((!python && after === q) || after === 0x2c || after === 0x7d || after === 0x5d) return 0; // , } ]
   if (prefix === 'u') {
     // repair: Python's `u'…'` is the string
     s.record('replaced_python_literal', i);
-  } else if (prefix === 'b' || prefix === 'r' || prefix === 'br' || prefix === 'rb') {
+  } else if (python) {
     // repair: Python's bytes and raw strings are the string; its escapes read as JSON's: medium
     s.log.doubt('replaced_python_literal', s.at(i), 'medium');
   } else if (!isKey && j - i === 1) {
