@@ -8,7 +8,7 @@
 import { alignToSchema, liberties, passedOverValues } from './align.js';
 import { DROPPING_KINDS, droppedWordAt } from './content-check.js';
 import { DeadlineExceededError, withDeadline } from './deadline.js';
-import { makeError, makeWarning } from './error-codes.js';
+import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
 import { MAX_DEPTH } from './scanner/phases.js';
@@ -176,13 +176,6 @@ function conclude(scanner: Scanner, text: string, options: RepairOptions | undef
   checkContentKept(scanner, text, value);
   const details = scanner.log.details();
   const warnings = scanner.warnings.slice();
-  for (const d of details) {
-    if ((d.type === 'stripped_leading_text' || d.type === 'stripped_trailing_text') && d.confidence !== 'high') {
-      // A value (or members) was left out of the answer: said in a warning, not only in a confidence.
-      warnings.push(makeWarning('VALUES_LEFT_OUT', undefined, { position: d.position }));
-      break;
-    }
-  }
   if (escaped !== null) {
     // Positions were counted in the unescaped text: report them in the caller's input.
     for (const detail of details) detail.position = mapPosition(escaped, detail.position!);

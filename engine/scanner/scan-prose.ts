@@ -89,6 +89,17 @@ function skipProse(s: Scanner): boolean {
     const c = codes[i]!;
     if (c === 0x5b || c === 0x7b) { // [ {
       if (s.at(i) < s.policy.proseUntil) continue; // before the fenced answer
+      if (c === 0x5b) {
+        const marker = toolMarkerLength(text, i, s.final);
+        if (marker < 0) {
+          undecided = true;
+          break;
+        }
+        if (marker > 0) { // `Sure.[TOOL_CALLS][…]`, `get_weather[ARGS]{…}`: a marker, prose
+          i += marker - 1;
+          continue;
+        }
+      }
       if (!s.policy.inlineFragmentsAreProse) break;
       const after = inlineFragmentEnd(text, i, s.final);
       if (after > 0) {
@@ -148,8 +159,10 @@ function skipProse(s: Scanner): boolean {
     const from = Math.max(0, Math.max(s.proseStart, s.reasoningEnd) - s.base);
     // and so when it holds `key: value` lines (`name: Alice⏎age: 30⏎{…}`): members written before
     // the brace are data, not prose to drop with certainty
-    if (holdsJsonValue(text, from, i) || holdsMemberLines(text, from, i)) s.log.doubt('stripped_leading_text', s.proseStart, 'medium');
-    else s.log.record('stripped_leading_text', s.proseStart);
+    if (holdsJsonValue(text, from, i) || holdsMemberLines(text, from, i)) {
+      s.log.doubt('stripped_leading_text', s.proseStart, 'medium');
+      s.warnLeftOut(s.proseStart);
+    } else s.log.record('stripped_leading_text', s.proseStart);
     s.proseHasText = false;
   }
   s.prose = false;
@@ -303,6 +316,8 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
   const c = text.charCodeAt(k);
   // a character class and its quantifier (`[A-Z]{2}`, `[0-9]{1,3}`): a regular expression, prose
   if (k === j + 1 && c === 0x7b && text.charCodeAt(i) === 0x5b && isDigit(text.charCodeAt(k + 1))) return j + 1; // { [
+  // a closing tag follows (`<function=f>{"a": []}</function>`): the tag's content, maybe the JSON
+  if (c === 0x3c && text.charCodeAt(k + 1) === 0x2f) return 0; // < /
   // ends its line, or structure follows (`{"a": 2}]`, `[1], [2]`): maybe the JSON; more text: prose
   return c === 0x0a || c === 0x0d || c === 0x5d || c === 0x7d || c === 0x5b || c === 0x7b ? 0 : j + 1;
 }
@@ -442,17 +457,27 @@ function isCallbackName(s: Scanner, sinceStart: string): boolean {
 
 /** The names of the tags models wrap their reasoning in (`<think>`, `<reasoning>`, …), lower case. */
 const REASONING_TAG = /^<(think|thinking|thought|thoughts|reasoning|reflection|scratchpad)>/i;
-/** Enough characters to tell a reasoning tag (the longest, `</scratchpad>`, is 13). */
-export const TAG_AHEAD = 14;
+/** Enough characters to tell a reasoning tag (the longest, harmony's analysis channel, is 30). */
+export const TAG_AHEAD = 31;
 /** A "Thinking:" preamble that opens the reply: reasoning up to its first blank line. */
 const REASONING_LABEL = /^(?:thinking|thoughts?|reasoning|internal reasoning|chain of thought)[ \t]*:/i;
 const LABEL_AHEAD = 24;
 
+/** OpenAI's harmony format: the analysis channel is the model's reasoning, up to its `<|end|>`. */
+const ANALYSIS_CHANNEL = '<|channel|>analysis<|message|>';
+const CHANNEL_END = '<|end|>';
+
 /** The length of an opening reasoning tag at i (0: none). */
 function thinkTagLength(text: string, i: number): number {
   if (text.charCodeAt(i + 1) === 0x2f) return 0; // /
+  if (text.startsWith(ANALYSIS_CHANNEL, i)) return ANALYSIS_CHANNEL.length;
   const m = REASONING_TAG.exec(text.slice(i, i + TAG_AHEAD));
   return m === null ? 0 : m[0].length;
+}
+
+/** What ends the reasoning block opened by the n characters at i. */
+function closerOf(text: string, i: number, n: number): string {
+  return text.startsWith(ANALYSIS_CHANNEL, i) ? CHANNEL_END : '</' + text.slice(i + 1, i + n - 1).toLowerCase();
 }
 
 /** The length of a closing reasoning tag at i (`</think>`, `</reasoning>`; 0: none). */
@@ -464,7 +489,7 @@ export function reasoningCloserLength(text: string, i: number): number {
 
 function thinkTag(s: Scanner, i: number): boolean {
   const text = s.text;
-  if (i + TAG_AHEAD > text.length && !s.final && text.indexOf('>', i) < 0) return false;
+  if (i + TAG_AHEAD > text.length && !s.final) return false; // decide when enough has arrived
   const n = thinkTagLength(text, i);
   if (n === 0) {
     s.prose = true;
@@ -475,7 +500,7 @@ function thinkTag(s: Scanner, i: number): boolean {
   s.record('stripped_leading_text', i);
   s.report.thinkAt = s.at(i);
   s.report.thinkBodyAt = s.at(i + n);
-  s.thinkCloser = '</' + text.slice(i + 1, i + n - 1).toLowerCase();
+  s.thinkCloser = closerOf(text, i, n);
   s.i = i + n;
   s.phase = THINK;
   return true;
@@ -527,7 +552,7 @@ export function leadingReasoningEnd(text: string): number {
   if (text.charCodeAt(i) === 0x3c) { // <
     const n = thinkTagLength(text, i);
     if (n === 0) return 0;
-    const close = indexOfCaseless(text, '</' + text.slice(i + 1, i + n - 1).toLowerCase(), i + n);
+    const close = indexOfCaseless(text, closerOf(text, i, n), i + n);
     const gt = close < 0 ? -1 : text.indexOf('>', close);
     return gt < 0 ? 0 : gt + 1;
   }
@@ -537,11 +562,21 @@ export function leadingReasoningEnd(text: string): number {
   return after < 0 ? 0 : after;
 }
 
-/** `text.indexOf(lower, from)` that also finds the closer written in capitals (`</THINK>`). */
+const CLOSER_SEARCH = new Map<string, RegExp>();
+
+/**
+ * `text.indexOf(lower, from)` in any capitalisation (`</THINK>`, `</Think>`): one search whose cost
+ * is the distance to the closer, so many blocks cost their length once.
+ */
 function indexOfCaseless(text: string, lower: string, from: number): number {
-  const a = text.indexOf(lower, from);
-  const b = text.indexOf(lower.toUpperCase(), from);
-  return a < 0 ? b : b < 0 ? a : Math.min(a, b);
+  let search = CLOSER_SEARCH.get(lower);
+  if (search === undefined) {
+    search = new RegExp(lower.replace(/[|]/g, '\\|'), 'gi');
+    CLOSER_SEARCH.set(lower, search);
+  }
+  search.lastIndex = from;
+  const m = search.exec(text);
+  return m === null ? -1 : m.index;
 }
 
 /** THINK: skip to the closing tag (or, after a "Thinking:" label, the blank line). */

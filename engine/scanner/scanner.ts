@@ -109,6 +109,9 @@ export class Scanner {
   /** Nesting went past MAX_DEPTH: the input is refused rather than built into a value nobody can serialize. */
   tooDeep = false;
   nanWarned = false;
+  /** The last thing read after the root was a markup tag (`</tool_call>`, `<function=g>`): a bracket after it is a value. */
+  afterTag = false;
+  leftOutWarned = false;
   truncatedWarned = false;
   // String state, live while inString.
   inString = false;
@@ -188,6 +191,16 @@ export class Scanner {
     if (this.truncatedWarned) return;
     this.truncatedWarned = true;
     this.warnings.push(makeWarning('TRUNCATED_OUTPUT', undefined, { position }));
+  }
+
+  /**
+   * Text dropped around the answer holds data of its own (another JSON value, a scalar, `key: value`
+   * lines): the answer left it out, and a warning says so, once. `position`: where that text starts.
+   */
+  warnLeftOut(position: number): void {
+    if (this.leftOutWarned) return;
+    this.leftOutWarned = true;
+    this.warnings.push(makeWarning('VALUES_LEFT_OUT', undefined, { position }));
   }
 
   /** Scans a piece of input. `final` says no more input follows. */
@@ -596,8 +609,10 @@ export class Scanner {
     for (let i = this.i; i < text.length; i++) {
       if (!isJsonWhitespace(text.charCodeAt(i))) {
         // repair: text after the JSON is dropped; medium confidence when it holds a JSON value of its own
-        if (holdsJsonValue(text, i, text.length)) this.log.doubt('stripped_trailing_text', this.base + i, 'medium');
-        else this.record('stripped_trailing_text', i);
+        if (holdsJsonValue(text, i, text.length)) {
+          this.log.doubt('stripped_trailing_text', this.base + i, 'medium');
+          this.warnLeftOut(this.base + i);
+        } else this.record('stripped_trailing_text', i);
         this.trailingReported = true;
         return;
       }

@@ -248,7 +248,7 @@ export function afterValue(s: Scanner, c: number): boolean {
   return true;
 }
 
-const TAG = /^<\/?[A-Za-z_][\w:.-]{0,62}>/;
+const TAG = /^<\/?[A-Za-z_][\w:.-]{0,62}(?:=[\w:.-]{1,62})?>/; // `</tool_call>`, `<function=name>`
 
 /** `<name>` or `</name>` at i: the index after it; 0 when not a tag; -1 when more input is needed. */
 function tagEnd(text: string, i: number, final: boolean): number {
@@ -263,7 +263,10 @@ export function afterRoot(s: Scanner, c: number): boolean {
   switch (c) {
     case 0x5b: // [
     case 0x7b: { // { — a footnote after the JSON (`[1] Source: …`) is trailing prose, not a second root
-      if (s.rootCommaPos < 0) { // after `,` the next value is a value: `{"a": 1}, {"a": 2}]`
+      const afterTag = s.afterTag;
+      s.afterTag = false;
+      // after `,` the next value is a value: `{"a": 1}, {"a": 2}]`; after a tag (`<function=g>{…}</function>`) too
+      if (s.rootCommaPos < 0 && !afterTag) {
         const after = inlineFragmentEnd(s.text, i, s.final);
         if (after < 0) return false;
         if (after > 0) break;
@@ -303,6 +306,7 @@ export function afterRoot(s: Scanner, c: number): boolean {
       }
       // repair: a markup tag after the JSON is dropped; a value after it is one more value
       s.record('stripped_trailing_text', i);
+      s.afterTag = true;
       s.i = end;
       return true;
     }
@@ -344,9 +348,13 @@ export function afterRoot(s: Scanner, c: number): boolean {
   // repair: text after the JSON is dropped. A value after the root's comma (`[1, 2], 3]`) was
   // likely meant to be part of it: low confidence; a JSON value of its own (`{"a": 1} or {"a":
   // 2}`) means the answer was chosen among values: medium
-  if (s.rootCommaPos >= 0 && startsScalar(s.text, i)) s.log.doubt('stripped_trailing_text', s.at(i), 'low');
-  else if (holdsJsonValue(s.text, i, s.text.length) || isLoneScalar(s.text, i)) s.log.doubt('stripped_trailing_text', s.at(i), 'medium');
-  else s.record('stripped_trailing_text', i);
+  const other = s.rootCommaPos >= 0 && startsScalar(s.text, i) ? 'low'
+    : holdsJsonValue(s.text, i, s.text.length) || isLoneScalar(s.text, i) ? 'medium' : 'high';
+  if (other === 'high') s.record('stripped_trailing_text', i);
+  else {
+    s.log.doubt('stripped_trailing_text', s.at(i), other);
+    s.warnLeftOut(s.at(i));
+  }
   s.trailingReported = true;
   s.phase = TRAILING;
   return true;

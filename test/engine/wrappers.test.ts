@@ -88,3 +88,28 @@ t.test('tool-call wrappers are not data: the JSON in or after them is, at high',
   }), { seed: SEED, numRuns: 200 });
   t.end();
 });
+
+t.test('harmony analysis channel, markers inside prose, several function calls', (t) => {
+  fc.assert(fc.property(pair, fc.constantFrom('', 'Sure. ', 'Calling the tool now.\n'), ([answer, draft], lead) => {
+    const a = JSON.stringify(answer);
+    const harmony = repair(`<|channel|>analysis<|message|>Draft ${JSON.stringify(draft)}<|end|><|start|>assistant<|channel|>final<|message|>${a}`);
+    const marker = repair(`${lead}[TOOL_CALLS]${a}`);
+    const args = repair(`${lead}[TOOL_CALLS]get_weather[ARGS]${a}`);
+    const calls = repair(`<function=f>${a}</function>\n<function=g>${JSON.stringify(draft)}</function>`);
+    return same(harmony.repaired, answer) && same(marker.repaired, answer) && same(args.repaired, answer) &&
+      same(calls.repaired, [answer, draft]) && calls.metadata.confidence === 'medium';
+  }), { seed: SEED, numRuns: 150 });
+  t.end();
+});
+
+t.test('an answer read from inside reasoning that never closed is never high', (t) => {
+  fc.assert(fc.property(obj, tag, words, (value, name, before) => {
+    const r = repair(`<${name}>${before} ${JSON.stringify(value)}`);
+    return !r.success || r.metadata.confidence !== 'high';
+  }), { seed: SEED, numRuns: 100 });
+  t.end();
+});
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
