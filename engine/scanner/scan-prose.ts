@@ -316,6 +316,8 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
   const c = text.charCodeAt(k);
   // a character class and its quantifier (`[A-Z]{2}`, `[0-9]{1,3}`): a regular expression, prose
   if (k === j + 1 && c === 0x7b && text.charCodeAt(i) === 0x5b && isDigit(text.charCodeAt(k + 1))) return j + 1; // { [
+  // bracketed words and then the JSON on the same line (`See [here] {"a": 1}`): words, prose
+  if ((c === 0x7b || c === 0x5b) && text.charCodeAt(i) === 0x5b && BRACKETED_WORDS.test(text.slice(i, j + 1))) return j + 1; // { [
   // a closing tag follows (`<function=f>{"a": []}</function>`): the tag's content, maybe the JSON
   if (c === 0x3c && text.charCodeAt(k + 1) === 0x2f) return 0; // < /
   // ends its line, or structure follows (`{"a": 2}]`, `[1], [2]`): maybe the JSON; more text: prose
@@ -323,6 +325,8 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
 }
 
 const SPANS_LINES = -1;
+/** `[here]`, `[see note 2]`: words in brackets, no quote, comma or colon — prose, not an array. */
+const BRACKETED_WORDS = /^\[[A-Za-z][\w .'-]*\]$/;
 
 /**
  * The index of the closer of the bracket at i when it closes on its own line within FRAGMENT_MAX

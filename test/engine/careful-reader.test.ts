@@ -113,7 +113,7 @@ t.test('several values, one answered: VALUES_LEFT_OUT says another was left out'
 });
 
 t.test('bracketed words in prose or a regex are not the array', (t) => {
-  const prose = fc.constantFrom('The regex [a-z]+ matches words.', 'Use [brackets] like this:', 'Pattern ^[A-Z]{2}\\d+$ is fine, so', 'See [1] and [docs] for details:');
+  const prose = fc.constantFrom('The regex [a-z]+ matches words.', 'Use [brackets] like this:', 'Pattern ^[A-Z]{2}\\d+$ is fine, so', 'See [1] and [docs] for details:', 'See [here]', 'Fields marked [optional] may be omitted, e.g. [see note]');
   fc.assert(fc.property(prose, obj, (p, value) => {
     const r = repair(`${p} ${JSON.stringify(value)}`);
     return r.success && same(r.repaired, value);
