@@ -534,13 +534,22 @@ export function reasoningLabel(s: Scanner, i: number): number {
 
 const BLANK_LINE = '\n\n';
 
-/** The index after the first blank line at or after `from` (a line feed, blanks, a line feed); -1 none. */
-function blankLineEnd(text: string, from: number): number {
+/** A line that opens with another label (`Action:`, `Answer:`, `Final answer:`): the reasoning before it is over. */
+const NEXT_LABEL = /^[A-Z][A-Za-z ]{0,30}:/;
+
+/**
+ * Where a "Thinking:" preamble from `from` ends: after its first blank line, or at the start of a
+ * line that opens with another label (ReAct's `Thought: …⏎Action: {…}`); -1 when neither has come.
+ */
+function blankLineEnd(text: string, from: number, final = true): number {
   for (let nl = text.indexOf('\n', from); nl >= 0; nl = text.indexOf('\n', nl + 1)) {
     let k = nl + 1;
     while (k < text.length && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09 || text.charCodeAt(k) === 0x0d)) k++; // space tab CR
     if (k < text.length && text.charCodeAt(k) === 0x0a) return k + 1; // LF
     if (k >= text.length) return -1;
+    const head = text.slice(k, k + 32);
+    if (NEXT_LABEL.test(head) && !REASONING_LABEL.test(head)) return k;
+    if (!final && k + 32 > text.length && text.indexOf('\n', k) < 0) return -1; // the line's label is not known yet
   }
   return -1;
 }
@@ -587,7 +596,7 @@ function indexOfCaseless(text: string, lower: string, from: number): number {
 export function scanThink(s: Scanner): boolean {
   const text = s.text;
   if (s.thinkCloser === BLANK_LINE) {
-    const after = blankLineEnd(text, s.i);
+    const after = blankLineEnd(text, s.i, s.final);
     if (after < 0) {
       if (s.final) {
         s.report.thinkUnclosed = true;

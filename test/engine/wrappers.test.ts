@@ -49,6 +49,9 @@ t.test('a "Thinking:" preamble up to its blank line is reasoning', (t) => {
   fc.assert(fc.property(pair, label, words, lead, ([answer, draft], l, before, l2) => {
     const body = JSON.stringify(answer);
     const text = `${l} ${before} ${JSON.stringify(draft)} fits.\n\n${l2}${body}${l2 === '```json\n' ? '\n```' : ''}`;
+    const labelled = `${l} ${before} ${JSON.stringify(draft)} fits.\nAnswer: ${body}`;
+    const react = repair(labelled);
+    if (!react.success || JSON.stringify(react.repaired) !== JSON.stringify(answer) || react.metadata.confidence !== 'high') return false;
     const r = repair(text);
     return r.success && JSON.stringify(r.repaired) === JSON.stringify(answer);
   }), { seed: SEED, numRuns: 200 });
