@@ -10,6 +10,7 @@ import { makeError, makeWarning } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { FIRST_READING, Scanner, type ProsePolicy } from './scanner/scanner.js';
 import { repairDetail } from './scanner/repair-log.js';
+import { leadingReasoningEnd } from './scanner/scan-prose.js';
 import { applySchema, compiledSchema } from './schema/index.js';
 import { readRootScalar, wantsRootScalar } from './schema/root-scalar.js';
 import { cloneJson } from './schema/value-utils.js';
@@ -111,14 +112,16 @@ export function alignToSchema(text: string, schema: unknown, mode: Mode, first: 
 function candidates(text: string): Candidate[] {
   const out: Candidate[] = [];
   const fenced: Array<[number, number]> = [];
-  FENCED_BLOCK.lastIndex = 0;
+  // A draft in the reasoning the reply opens with is never the answer, even when it fits.
+  const from = leadingReasoningEnd(text);
+  FENCED_BLOCK.lastIndex = from;
   for (let m = FENCED_BLOCK.exec(text); m !== null && out.length < MAX_CANDIDATES; m = FENCED_BLOCK.exec(text)) {
     const at = m.index + m[0].indexOf('\n') + 1;
     fenced.push([m.index, m.index + m[0].length]);
     const read = readValueAt(text.slice(at, at + m[1]!.length), at);
     if (read !== null) out.push(read);
   }
-  let i = 0;
+  let i = from;
   // The fences are in order and `at` only grows: one index walks them (a search from the first
   // fence for every bracket made many fences quadratic). Each bracket search starts where the last
   // one found, so the text is searched once in all.

@@ -71,6 +71,11 @@ export const WARNING_CODES = {
     message: 'The reply ends before its value closes, inside a key, string, number or literal or right after a colon or comma (the model likely hit its output-token limit): what followed the cut is unknown.',
     suggestion: 'Raise the model\'s output-token limit, or ask for a shorter reply.',
   },
+  VALUES_LEFT_OUT: {
+    severity: 'medium',
+    message: 'The reply holds more than its answer: text dropped around the answer holds data of its own (another JSON value, or key: value lines), which was left out.',
+    suggestion: 'Ask the model for one JSON value, or pass a schema so the one that fits is chosen.',
+  },
   AMBIGUOUS_CANDIDATES: {
     severity: 'medium', message: 'The reply holds several JSON values that fit the schema equally well; the first was taken.',
     suggestion: 'Ask the model for one JSON value, or make the schema tell the values apart.',

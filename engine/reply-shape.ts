@@ -27,8 +27,10 @@ export function readReply(input: string, reading: ProsePolicy = FIRST_READING): 
 function scan(input: string, policy: ProsePolicy, from = 0, end = input.length, leadingTextAt = -1): Scanner {
   const scanner = new Scanner(policy, from);
   if (leadingTextAt >= 0) {
-    if (holdsJsonValue(input, leadingTextAt, from)) scanner.log.doubt('stripped_leading_text', leadingTextAt, 'medium');
-    else scanner.log.record('stripped_leading_text', leadingTextAt);
+    if (holdsJsonValue(input, leadingTextAt, from)) {
+      scanner.log.doubt('stripped_leading_text', leadingTextAt, 'medium');
+      scanner.warnLeftOut(leadingTextAt);
+    } else scanner.log.record('stripped_leading_text', leadingTextAt);
   }
   scanner.feed(from === 0 && end === input.length ? input : input.slice(from, end), true);
   return scanner;
@@ -90,7 +92,11 @@ function rereadWithoutRoot(first: Scanner, input: string, fenceStart: number): S
   if (seen.thinkUnclosed) {
     // repair: the opening tag and the reasoning before the JSON are dropped
     const again = scan(input, { ...FIRST_READING, proseUntil: fenceStart }, seen.thinkBodyAt, input.length, seen.thinkAt);
-    if (again.roots.length > 0) return again;
+    if (again.roots.length > 0) {
+      // repair: the answer was read from inside reasoning that never closed — it may be a draft: medium
+      again.log.doubt('stripped_leading_text', seen.thinkAt, 'medium');
+      return again;
+    }
   }
   // The only JSON was a fragment read as prose: read it as JSON.
   if (seen.skippedFragment) return scan(input, { ...FIRST_READING, proseUntil: fenceStart, inlineFragmentsAreProse: false });
@@ -174,7 +180,10 @@ function scalarAnswer(input: string): Scanner | null {
   // scalar is the last of several members on its line (`name: Alice, age: 30`), the others were
   // data: low confidence
   const answer = scan(input, FIRST_READING, at, end, 0);
-  if (MEMBER_BEFORE.test(input.slice(input.lastIndexOf('\n', at) + 1, at))) answer.log.doubt('stripped_leading_text', 0, 'low');
+  if (MEMBER_BEFORE.test(input.slice(input.lastIndexOf('\n', at) + 1, at))) {
+    answer.log.doubt('stripped_leading_text', 0, 'low');
+    answer.warnLeftOut(0);
+  }
   // repair: a period after it is dropped
   if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end);
   return answer.roots.length > 0 ? answer : null;

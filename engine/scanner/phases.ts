@@ -45,6 +45,8 @@ export interface Frame {
   memoHits: number;
   /** An object the writer opened with `[` (scan-string.ts fixContainerAround): `]` closes it. */
   bracketed: boolean;
+  /** An array the writer opened with `(` (a Python tuple): `)` closes it. */
+  tuple: boolean;
 }
 
 /**

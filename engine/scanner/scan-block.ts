@@ -69,11 +69,17 @@ export function scanBlock(s: Scanner, i: number, quote: number, run: number, clo
 }
 
 const TAG = /^[\w+#.-]*[ \t]*$/;
+/**
+ * An info string of several words (`typescript main.ts`, `python title="x.py"`, `js copy`): a
+ * language tag, then up to five file names, words or `key=value` attributes — no code punctuation.
+ */
+const INFO_STRING = /^[ \t]*[A-Za-z][\w+#.-]*(?:[ \t]+[\w+#.\/-]+(?:=(?:"[^"\n]*"|'[^'\n]*'|[\w.\/-]+))?){1,5}[ \t]*\r?$/;
 
 /**
  * The text a reader takes from a block's body: for a code block, its first line when it is a
- * language tag (`python`); then the line break after the opener, the blank line before the closer
- * and the indentation all non-blank lines share.
+ * language tag (`python`) or an info string of several words (`typescript main.ts`); then the line
+ * break after the opener, the blank line before the closer and the indentation all non-blank lines
+ * share (a line of blanks, which a reader sees as empty, then is empty).
  */
 export function blockText(body: string, code: boolean): { text: string; trimmed: boolean } {
   let text = body;
@@ -81,7 +87,7 @@ export function blockText(body: string, code: boolean): { text: string; trimmed:
   const firstBreak = text.indexOf('\n');
   if (firstBreak >= 0) {
     const first = text.slice(0, firstBreak);
-    if (code && first.trim().length > 0 && TAG.test(first)) {
+    if (code && first.trim().length > 0 && (TAG.test(first) || INFO_STRING.test(first))) {
       trimmed = true;
       text = text.slice(firstBreak + 1);
     } else if (first.trim().length === 0) {
@@ -99,6 +105,9 @@ export function blockText(body: string, code: boolean): { text: string; trimmed:
     else {
       let k = 0;
       while (k < common.length && k < indent.length && common.charCodeAt(k) === indent.charCodeAt(k)) k++;
+      // Indented lines that share no prefix (`    a`, `⇥b`): tabs against spaces — a reader may see
+      // a shared indentation this reading keeps, so the text kept as written is not certain
+      if (k === 0 && indent.length > 0 && common.length > 0) trimmed = true;
       common = common.slice(0, k);
     }
     if (common.length === 0) break;
@@ -106,7 +115,8 @@ export function blockText(body: string, code: boolean): { text: string; trimmed:
   if (common !== null && common.length > 0) {
     trimmed = true;
     const n = common.length;
-    text = lines.map((line) => (line.trim().length === 0 ? line.slice(Math.min(n, line.length)) : line.slice(n))).join('\n');
+    // A whitespace-only line is blank to a reader, whatever its width: it stays an empty line.
+    text = lines.map((line) => (line.trim().length === 0 ? '' : line.slice(n))).join('\n');
   }
   return { text, trimmed };
 }

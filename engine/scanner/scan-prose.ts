@@ -23,6 +23,16 @@ export function scanProse(s: Scanner): boolean {
       case 0x7b: // {
       case 0x5b: // [ — at the very start always the root: a stream's `[tru` must not wait for its line
         if (s.at(i) < s.policy.proseUntil) break; // a fenced answer comes later
+        if (c === 0x5b) {
+          const marker = toolMarkerLength(text, i, s.final);
+          if (marker < 0) return false;
+          if (marker > 0) {
+            // repair: a tool-call marker (`[TOOL_CALLS]`) is not data; the JSON after it is
+            s.record('stripped_leading_text', i);
+            s.i = i + marker;
+            return true;
+          }
+        }
         s.open(c === 0x5b, i);
         return true;
       case 0x22: case 0x27: case 0x201c: case 0x2018: // " ' “ ‘ — a root string
@@ -36,7 +46,24 @@ export function scanProse(s: Scanner): boolean {
       }
       case 0x3c: // <
         return thinkTag(s, i);
+      case 0x28: { // ( — a Python tuple as the whole reply (`(1, 2)`, `("a", "b")`)
+        const whole = wholeTupleEnd(text, i, s.final);
+        if (whole < 0) return false;
+        if (whole > 0 && s.roots.length === 0) {
+          // repair: a tuple `(1, 2)` is an array
+          s.record('replaced_python_literal', i);
+          s.open(true, i);
+          s.stack[0]!.tuple = true;
+          return true;
+        }
+        break;
+      }
       default: {
+        if (s.report.thinkAt < 0 && s.roots.length === 0 && !s.fenced && isAsciiLetter(c)) {
+          const label = reasoningLabel(s, i);
+          if (label < 0) return false;
+          if (label > 0) return true;
+        }
         const verdict = rootScalar(s, i);
         if (verdict < 0) return false;
         if (verdict > 0) {
@@ -62,6 +89,17 @@ function skipProse(s: Scanner): boolean {
     const c = codes[i]!;
     if (c === 0x5b || c === 0x7b) { // [ {
       if (s.at(i) < s.policy.proseUntil) continue; // before the fenced answer
+      if (c === 0x5b) {
+        const marker = toolMarkerLength(text, i, s.final);
+        if (marker < 0) {
+          undecided = true;
+          break;
+        }
+        if (marker > 0) { // `Sure.[TOOL_CALLS][…]`, `get_weather[ARGS]{…}`: a marker, prose
+          i += marker - 1;
+          continue;
+        }
+      }
       if (!s.policy.inlineFragmentsAreProse) break;
       const after = inlineFragmentEnd(text, i, s.final);
       if (after > 0) {
@@ -85,8 +123,13 @@ function skipProse(s: Scanner): boolean {
       break;
     }
     if (c === 0x60 || c === 0x3c) { // ` <
-      if (i + 10 > len && !s.final) break; // decide when enough has arrived
+      if (i + TAG_AHEAD > len && !s.final) break; // decide when enough has arrived
       if (c === 0x60 ? s.fenceAt(i) > 0 : thinkTagLength(text, i) > 0) break;
+      if (c === 0x3c) {
+        const n = reasoningCloserLength(text, i);
+        // A lone closing tag (`…</think>{…}`): the prose before it was reasoning, its values drafts.
+        if (n > 0) s.reasoningEnd = s.at(i + n);
+      }
     }
     if (c === 0x28 && isCallbackName(s, text.slice(start, i))) break; // (
   }
@@ -97,7 +140,7 @@ function skipProse(s: Scanner): boolean {
     return false;
   }
   const c = text.charCodeAt(i);
-  if ((c === 0x60 || c === 0x3c) && i + 10 > len && !s.final && !(c === 0x60 ? s.fenceAt(i) > 0 : thinkTagLength(text, i) > 0)) {
+  if ((c === 0x60 || c === 0x3c) && i + TAG_AHEAD > len && !s.final && !(c === 0x60 ? s.fenceAt(i) > 0 : thinkTagLength(text, i) > 0)) {
     return false;
   }
   if (undecided) return false; // decide when the rest of the fragment's line has arrived
@@ -113,8 +156,13 @@ function skipProse(s: Scanner): boolean {
   if (s.proseHasText) {
     // repair: prose before the JSON is dropped; when it holds a JSON value of its own (`First:
     // {"a": 1} and second: {"a": 2}`), the answer was chosen among values: medium confidence
-    if (holdsJsonValue(text, Math.max(0, s.proseStart - s.base), i)) s.log.doubt('stripped_leading_text', s.proseStart, 'medium');
-    else s.log.record('stripped_leading_text', s.proseStart);
+    const from = Math.max(0, Math.max(s.proseStart, s.reasoningEnd) - s.base);
+    // and so when it holds `key: value` lines (`name: Alice⏎age: 30⏎{…}`): members written before
+    // the brace are data, not prose to drop with certainty
+    if (holdsJsonValue(text, from, i) || holdsMemberLines(text, from, i)) {
+      s.log.doubt('stripped_leading_text', s.proseStart, 'medium');
+      s.warnLeftOut(s.proseStart);
+    } else s.log.record('stripped_leading_text', s.proseStart);
     s.proseHasText = false;
   }
   s.prose = false;
@@ -124,6 +172,64 @@ function skipProse(s: Scanner): boolean {
   }
   if (c === 0x60) return s.skipFenceLine(i);
   return thinkTag(s, i);
+}
+
+const TUPLE_AHEAD = 4096;
+
+/**
+ * `(` at i opens a tuple that is the whole reply: its first item starts like a value, and its
+ * matching `)` (found within TUPLE_AHEAD characters, quotes skipped) ends the reply, its line, or
+ * comes before a fence or `;`. `(1) First, …` and `(see below)` are prose. 1: a tuple; 0: prose;
+ * -1: more input is needed.
+ */
+function wholeTupleEnd(text: string, i: number, final: boolean): number {
+  let k = i + 1;
+  while (k < text.length && isJsonWhitespace(text.charCodeAt(k))) k++;
+  if (k >= text.length) return final ? 0 : -1;
+  if (!startsTupleItem(text.charCodeAt(k)) && !/^(?:True|False|None)\b/.test(text.slice(k, k + 6))) {
+    return k + 6 > text.length && !final && /^[TFN][a-z]*$/.test(text.slice(k)) ? -1 : 0;
+  }
+  const stop = Math.min(text.length, i + TUPLE_AHEAD);
+  let depth = 0;
+  let quote = 0;
+  for (let j = i; j < stop; j++) {
+    const c = text.charCodeAt(j);
+    if (quote !== 0) {
+      if (c === 0x5c) j++; // \ escapes the next character
+      else if (c === quote) quote = 0;
+      continue;
+    }
+    if (c === 0x22 || c === 0x27) quote = c; // " '
+    else if (c === 0x28 || c === 0x5b || c === 0x7b) depth++; // ( [ {
+    else if (c === 0x29 || c === 0x5d || c === 0x7d) { // ) ] }
+      if (--depth > 0) continue;
+      if (c !== 0x29) return 0;
+      const after = skipBlanks(text, j + 1);
+      if (after >= text.length) return final ? 1 : -1;
+      const next = text.charCodeAt(after);
+      return next === 0x0a || next === 0x0d || next === 0x60 || next === 0x3b ? 1 : 0; // LF CR ` ;
+    }
+  }
+  return stop < text.length || final ? 0 : -1;
+}
+
+/** What may start a tuple's first item, so `(1, 2)` is a tuple and `(see below)` is prose: a digit, `-`, a quote, an opener, `)`. */
+function startsTupleItem(c: number): boolean {
+  return isDigit(c) || c === 0x2d || c === 0x22 || c === 0x27 || c === 0x5b || c === 0x7b || c === 0x28 || c === 0x29; // - " ' [ { ( )
+}
+
+const TOOL_MARKERS = ['[TOOL_CALLS]', '[ARGS]', '[CALL_ID]'];
+
+/**
+ * A tool-call marker at i (Mistral's `[TOOL_CALLS]`, `[ARGS]`): its length; 0 none; -1 when the
+ * window ends inside one.
+ */
+function toolMarkerLength(text: string, i: number, final: boolean): number {
+  for (const marker of TOOL_MARKERS) {
+    if (text.startsWith(marker, i)) return marker.length;
+    if (!final && i + marker.length > text.length && marker.startsWith(text.slice(i))) return -1;
+  }
+  return 0;
 }
 
 const FRAGMENT_MAX = 80;
@@ -151,6 +257,25 @@ export function holdsJsonValue(text: string, from: number, to: number): boolean 
     }
     if (Array.isArray(value) ? value.length > 1 || (value.length === 1 && value[0] !== null && typeof value[0] === 'object') : Object.keys(value as object).length > 0) return true;
     i = close;
+  }
+  return false;
+}
+
+/** A `key: value` line: a name, a colon and one scalar (a number, a literal, a quoted string or one word). */
+const MEMBER_LINE = /^[ \t]*(?:[-*][ \t]+)?["']?[A-Za-z_][\w -]{0,40}["']?[ \t]*:[ \t]*(?:(-?\d[\d.eE+-]*|true|false|null|True|False|None|"[^"\n]*"|'[^'\n]*')|[A-Za-z_][\w-]*)[ \t]*,?[ \t]*\r?$/gm;
+
+/**
+ * Whether text[from, to) holds `key: value` lines, YAML-like members: one whose value is a number,
+ * literal or quoted string, or two of one word each. Only the first VALUE_SEARCH_MAX characters.
+ */
+export function holdsMemberLines(text: string, from: number, to: number): boolean {
+  const end = Math.min(to, text.length, from + VALUE_SEARCH_MAX);
+  if (end - from < 4) return false;
+  const span = text.slice(from, end);
+  let words = 0;
+  MEMBER_LINE.lastIndex = 0;
+  for (let m = MEMBER_LINE.exec(span); m !== null; m = MEMBER_LINE.exec(span)) {
+    if (m[1] !== undefined || ++words >= 2) return true;
   }
   return false;
 }
@@ -189,11 +314,19 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
   if (k < len && text.charCodeAt(k) === 0x2c) k = skipBlanks(text, k + 1); // , — values one per line (`{},` `{}`)
   if (k >= len) return final ? 0 : -1;
   const c = text.charCodeAt(k);
+  // a character class and its quantifier (`[A-Z]{2}`, `[0-9]{1,3}`): a regular expression, prose
+  if (k === j + 1 && c === 0x7b && text.charCodeAt(i) === 0x5b && isDigit(text.charCodeAt(k + 1))) return j + 1; // { [
+  // bracketed words and then the JSON on the same line (`See [here] {"a": 1}`): words, prose
+  if ((c === 0x7b || c === 0x5b) && text.charCodeAt(i) === 0x5b && BRACKETED_WORDS.test(text.slice(i, j + 1))) return j + 1; // { [
+  // a closing tag follows (`<function=f>{"a": []}</function>`): the tag's content, maybe the JSON
+  if (c === 0x3c && text.charCodeAt(k + 1) === 0x2f) return 0; // < /
   // ends its line, or structure follows (`{"a": 2}]`, `[1], [2]`): maybe the JSON; more text: prose
   return c === 0x0a || c === 0x0d || c === 0x5d || c === 0x7d || c === 0x5b || c === 0x7b ? 0 : j + 1;
 }
 
 const SPANS_LINES = -1;
+/** `[here]`, `[see note 2]`: words in brackets, no quote, comma or colon — prose, not an array. */
+const BRACKETED_WORDS = /^\[[A-Za-z][\w .'-]*\]$/;
 
 /**
  * The index of the closer of the bracket at i when it closes on its own line within FRAGMENT_MAX
@@ -326,41 +459,167 @@ function isCallbackName(s: Scanner, sinceStart: string): boolean {
   return name.length > 0 && name.length < PROSE_KEEP && /^[A-Za-z_$][\w$.]*$/.test(name);
 }
 
+/** The names of the tags models wrap their reasoning in (`<think>`, `<reasoning>`, …), lower case. */
+const REASONING_TAG = /^<(think|thinking|thought|thoughts|reasoning|reflection|scratchpad)>/i;
+/** Enough characters to tell a reasoning tag (the longest, harmony's analysis channel, is 30). */
+export const TAG_AHEAD = 31;
+/** A "Thinking:" preamble that opens the reply: reasoning up to its first blank line. */
+const REASONING_LABEL = /^(?:thinking|thoughts?|reasoning|internal reasoning|chain of thought)[ \t]*:/i;
+const LABEL_AHEAD = 24;
+
+/** OpenAI's harmony format: the analysis channel is the model's reasoning, up to its `<|end|>`. */
+const ANALYSIS_CHANNEL = '<|channel|>analysis<|message|>';
+const CHANNEL_END = '<|end|>';
+
+/** The length of an opening reasoning tag at i (0: none). */
 function thinkTagLength(text: string, i: number): number {
-  if (text.startsWith('<think>', i)) return 7;
-  if (text.startsWith('<thinking>', i)) return 10;
-  return 0;
+  if (text.charCodeAt(i + 1) === 0x2f) return 0; // /
+  if (text.startsWith(ANALYSIS_CHANNEL, i)) return ANALYSIS_CHANNEL.length;
+  const m = REASONING_TAG.exec(text.slice(i, i + TAG_AHEAD));
+  return m === null ? 0 : m[0].length;
+}
+
+/** What ends the reasoning block opened by the n characters at i. */
+function closerOf(text: string, i: number, n: number): string {
+  return text.startsWith(ANALYSIS_CHANNEL, i) ? CHANNEL_END : '</' + text.slice(i + 1, i + n - 1).toLowerCase();
+}
+
+/** The length of a closing reasoning tag at i (`</think>`, `</reasoning>`; 0: none). */
+export function reasoningCloserLength(text: string, i: number): number {
+  if (text.charCodeAt(i + 1) !== 0x2f) return 0; // /
+  const m = REASONING_TAG.exec('<' + text.slice(i + 2, i + TAG_AHEAD));
+  return m === null ? 0 : m[0].length + 1;
 }
 
 function thinkTag(s: Scanner, i: number): boolean {
   const text = s.text;
-  if (i + 10 > text.length && !s.final && ('<thinking>'.startsWith(text.slice(i)) || '<think>'.startsWith(text.slice(i)))) {
-    return false;
-  }
+  if (i + TAG_AHEAD > text.length && !s.final) return false; // decide when enough has arrived
   const n = thinkTagLength(text, i);
   if (n === 0) {
     s.prose = true;
     return true;
   }
-  // repair: a reasoning block (<think>…</think>) before the JSON is dropped
+  // repair: a reasoning block (<think>…</think>, <reasoning>…</reasoning>) before the JSON is
+  // dropped: a draft inside it is never the answer
   s.record('stripped_leading_text', i);
   s.report.thinkAt = s.at(i);
   s.report.thinkBodyAt = s.at(i + n);
+  s.thinkCloser = closerOf(text, i, n);
   s.i = i + n;
   s.phase = THINK;
   return true;
 }
 
-/** THINK: skip to the closing tag. */
+/**
+ * At the reply's first word: a "Thinking:" (`Reasoning:`, `Thoughts:`) preamble is a reasoning
+ * block that ends at its first blank line. 1: it is (phase THINK); 0: it is not; -1: more input.
+ */
+export function reasoningLabel(s: Scanner, i: number): number {
+  const text = s.text;
+  const head = text.slice(i, i + LABEL_AHEAD);
+  const m = REASONING_LABEL.exec(head);
+  if (m === null) {
+    if (s.final || head.length >= LABEL_AHEAD || head.includes(':') || head.includes('\n')) return 0;
+    return /^[A-Za-z ]*$/.test(head) ? -1 : 0;
+  }
+  // repair: a "Thinking:" preamble is reasoning, not the answer: dropped up to its first blank line
+  s.record('stripped_leading_text', i);
+  s.report.thinkAt = s.at(i);
+  s.report.thinkBodyAt = s.at(i + m[0].length);
+  s.thinkCloser = BLANK_LINE;
+  s.i = i + m[0].length;
+  s.phase = THINK;
+  return 1;
+}
+
+const BLANK_LINE = '\n\n';
+
+/** A line that opens with another label (`Action:`, `Answer:`, `Final answer:`): the reasoning before it is over. */
+const NEXT_LABEL = /^[A-Z][A-Za-z ]{0,30}:/;
+
+/**
+ * Where a "Thinking:" preamble from `from` ends: after its first blank line, or at the start of a
+ * line that opens with another label (ReAct's `Thought: …⏎Action: {…}`); -1 when neither has come.
+ */
+function blankLineEnd(text: string, from: number, final = true): number {
+  for (let nl = text.indexOf('\n', from); nl >= 0; nl = text.indexOf('\n', nl + 1)) {
+    let k = nl + 1;
+    while (k < text.length && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09 || text.charCodeAt(k) === 0x0d)) k++; // space tab CR
+    if (k < text.length && text.charCodeAt(k) === 0x0a) return k + 1; // LF
+    if (k >= text.length) return -1;
+    const head = text.slice(k, k + 32);
+    if (NEXT_LABEL.test(head) && !REASONING_LABEL.test(head)) return k;
+    if (!final && k + 32 > text.length && text.indexOf('\n', k) < 0) return -1; // the line's label is not known yet
+  }
+  return -1;
+}
+
+/**
+ * The offset after the reasoning the whole reply opens with — a `<think>…</think>` block (any
+ * reasoning tag) or a "Thinking:" preamble up to its first blank line — or 0 when it opens with
+ * none or the block never closes. Schema alignment (align.ts) takes no candidate from before it.
+ */
+export function leadingReasoningEnd(text: string): number {
+  let i = 0;
+  while (i < text.length && isJsonWhitespace(text.charCodeAt(i))) i++;
+  if (text.charCodeAt(i) === 0x3c) { // <
+    const n = thinkTagLength(text, i);
+    if (n === 0) return 0;
+    const close = indexOfCaseless(text, closerOf(text, i, n), i + n);
+    const gt = close < 0 ? -1 : text.indexOf('>', close);
+    return gt < 0 ? 0 : gt + 1;
+  }
+  const m = REASONING_LABEL.exec(text.slice(i, i + LABEL_AHEAD));
+  if (m === null) return 0;
+  const after = blankLineEnd(text, i + m[0].length);
+  return after < 0 ? 0 : after;
+}
+
+const CLOSER_SEARCH = new Map<string, RegExp>();
+
+/**
+ * `text.indexOf(lower, from)` in any capitalisation (`</THINK>`, `</Think>`): one search whose cost
+ * is the distance to the closer, so many blocks cost their length once.
+ */
+function indexOfCaseless(text: string, lower: string, from: number): number {
+  let search = CLOSER_SEARCH.get(lower);
+  if (search === undefined) {
+    search = new RegExp(lower.replace(/[|]/g, '\\|'), 'gi');
+    CLOSER_SEARCH.set(lower, search);
+  }
+  search.lastIndex = from;
+  const m = search.exec(text);
+  return m === null ? -1 : m.index;
+}
+
+/** THINK: skip to the closing tag (or, after a "Thinking:" label, the blank line). */
 export function scanThink(s: Scanner): boolean {
   const text = s.text;
-  const close = text.indexOf('</think', s.i);
+  if (s.thinkCloser === BLANK_LINE) {
+    const after = blankLineEnd(text, s.i, s.final);
+    if (after < 0) {
+      if (s.final) {
+        s.report.thinkUnclosed = true;
+        s.i = text.length;
+        s.finish();
+      } else {
+        const nl = text.lastIndexOf('\n');
+        s.i = Math.max(s.i, nl >= 0 ? nl : text.length); // the blank line may be split across pieces
+      }
+      return false;
+    }
+    s.i = after;
+    s.phase = ROOT_START;
+    s.prose = false;
+    return true;
+  }
+  const close = indexOfCaseless(text, s.thinkCloser, s.i);
   if (close < 0) {
     if (s.final) {
       s.report.thinkUnclosed = true;
       s.i = text.length;
       s.finish();
-    } else s.i = Math.max(s.i, text.length - 10); // a closing tag may be split across pieces
+    } else s.i = Math.max(s.i, text.length - TAG_AHEAD); // a closing tag may be split across pieces
     return false;
   }
   const gt = text.indexOf('>', close);

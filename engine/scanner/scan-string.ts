@@ -198,6 +198,17 @@ export function scanString(s: Scanner): boolean {
           if (open !== 0x27) s.record('removed_invalid_escape', i); // repair: `\'` is not a JSON escape
           decoded = "'";
           break;
+        case 0x60: // \` — in a backtick string (a JavaScript template) it is a backtick
+          if (open !== 0x60) {
+            keptBackslash(s, i, false);
+            decoded = '\\';
+            width = 1;
+            break;
+          }
+          // repair: `\`` inside a backtick string is the backtick itself, as JavaScript reads it
+          s.record('removed_invalid_escape', i);
+          decoded = '`';
+          break;
         default:
           // repair: a backslash that starts no JSON escape (`\d` in a regex, `C:\Users`) is kept as
           // text: it is escaped, and the character after it is read as usual. `\v` and `\0` are
@@ -374,7 +385,7 @@ function endsString(s: Scanner, text: string, i: number, j: number): boolean {
     // missing its comma)
     return false;
   }
-  if (endsStringBefore(next) || (next === 0x29 && s.calls > 0)) return true; // ) closing a wrapper
+  if (endsStringBefore(next) || (next === 0x29 && (s.calls > 0 || s.stack[s.stack.length - 1]!.tuple))) return true; // ) closing a wrapper or a tuple
   // A bare member name and its colon follow in an object (`{a: 'x' b: False}`): the string ended and
   // its comma is missing (the caller reports it).
   if (!s.strIsKey && j > i + 1 && isAsciiLetter(next) && !s.stack[s.stack.length - 1]!.isArray && bareNameAt(text, j)) return true;

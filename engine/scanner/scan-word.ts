@@ -2,6 +2,7 @@
 // NaN/Infinity, undefined), and bare words taken as strings — keys or values.
 import { endsBareValue, endsWord, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
 import { AFTER_VALUE, COLON, HOLD_BARE, HOLD_BLOCK_QUOTE, HOLD_BLOCK_TICK, HOLD_KEY, HOLD_WORD, ROOT_START } from './phases.js';
+import { startString } from './scan-string.js';
 import type { Scanner } from './scanner.js';
 
 const NOT_NUMBER = 0;
@@ -9,6 +10,43 @@ const VALID = 1;
 const NORMALIZE = 2; // `.5`, `-.5`, `5.`
 const TRUNCATED_EXPONENT = 3; // `2e`, `2e-`
 const LONE_MINUS = 4; // `-`
+
+/**
+ * Letters glued to a quote where a name or value starts. Python's string prefixes read as Python
+ * reads them: `u'…'` is the string (high); `b'…'` (bytes), `r'…'` (raw: its backslashes are not
+ * escapes, which this reading decodes) and `br`/`rb` are the string too, medium. Where a value
+ * starts, one other letter glued to a quoted string (`h"that"`) is a stray character, dropped
+ * (medium), and the string read; an opening quote is never taken for an unbalanced one. 1: a
+ * string was started; 0: not a prefix; -1: more input is needed.
+ */
+function prefixedString(s: Scanner, isKey: boolean): number {
+  const text = s.text;
+  const len = text.length;
+  const i = s.i;
+  let j = i;
+  while (j < len && j - i < 3 && isAsciiLetter(text.charCodeAt(j))) j++;
+  if (j + 1 >= len) return s.final || j - i >= 3 ? 0 : -1; // the quote and the character after it are needed
+  const q = text.charCodeAt(j);
+  if ((q !== 0x22 && q !== 0x27) || j - i > 2) return 0; // " '
+  const after = text.charCodeAt(j + 1);
+  if (after === 0x3a) return 0; // : — a stray quote before a name's colon: `{a":1}`
+  const prefix = text.slice(i, j).toLowerCase();
+  const python = prefix === 'u' || prefix === 'b' || prefix === 'r' || prefix === 'br' || prefix === 'rb';
+  // a stray quote closing a bare word (`[a",b"]`, `x",`); `u''` is Python's empty string
+  if ((!python && after === q) || after === 0x2c || after === 0x7d || after === 0x5d) return 0; // , } ]
+  if (prefix === 'u') {
+    // repair: Python's `u'…'` is the string
+    s.record('replaced_python_literal', i);
+  } else if (python) {
+    // repair: Python's bytes and raw strings are the string; its escapes read as JSON's: medium
+    s.log.doubt('replaced_python_literal', s.at(i), 'medium');
+  } else if (!isKey && j - i === 1) {
+    // repair: a stray letter glued to a quoted value (`h"that"`) is dropped
+    s.record('removed_invalid_character', i);
+  } else return 0;
+  startString(s, q, isKey, j);
+  return 1;
+}
 
 /** Classifies text[start, end) against JSON's number grammar and the near misses models produce. */
 function numberForm(text: string, start: number, end: number): number {
@@ -151,6 +189,10 @@ export function scanValueWord(s: Scanner): boolean {
   const text = s.text;
   const len = text.length;
   const start = s.i;
+  if (isAsciiLetter(text.charCodeAt(start))) {
+    const prefixed = prefixedString(s, false);
+    if (prefixed !== 0) return prefixed > 0;
+  }
   let i = start;
   for (;;) {
     while (i < len && !endsWord(text.charCodeAt(i))) i++;
@@ -450,6 +492,10 @@ export function scanKeyWord(s: Scanner): boolean {
   const text = s.text;
   const len = text.length;
   const start = s.i;
+  if (isAsciiLetter(text.charCodeAt(start))) {
+    const prefixed = prefixedString(s, true);
+    if (prefixed !== 0) return prefixed > 0;
+  }
   let i = start;
   for (; i < len; i++) {
     if (endsKeyWord(text.charCodeAt(i))) break;

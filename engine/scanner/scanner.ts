@@ -55,6 +55,7 @@ export interface ProseReport {
 const AWAIT_FROM = 256;
 const LINE_COMMENT = 1; // `//` or `#`: ends at a line feed
 const BLOCK_COMMENT = 2; // `/*`: ends at `*/`
+const HTML_COMMENT = 3; // `<!--`: ends at `-->`
 
 export class Scanner {
   /** The unconsumed window of input; `base` is the input offset of text[0]. */
@@ -101,9 +102,16 @@ export class Scanner {
   proseTail = '';
   proseHasText = false;
   proseStart = 0;
+  /** Input offset after a lone closing reasoning tag in the prose (`…</think>`): the prose before it is reasoning. */
+  reasoningEnd = -1;
+  /** The text that ends the reasoning block being skipped (THINK): `</think`, `</reasoning`, … or a blank line. */
+  thinkCloser = '</think';
   /** Nesting went past MAX_DEPTH: the input is refused rather than built into a value nobody can serialize. */
   tooDeep = false;
   nanWarned = false;
+  /** The last thing read after the root was a markup tag (`</tool_call>`, `<function=g>`): a bracket after it is a value. */
+  afterTag = false;
+  leftOutWarned = false;
   truncatedWarned = false;
   // String state, live while inString.
   inString = false;
@@ -188,6 +196,16 @@ export class Scanner {
     this.warnings.push(makeWarning('TRUNCATED_OUTPUT', undefined, { position }));
   }
 
+  /**
+   * Text dropped around the answer holds data of its own (another JSON value, a scalar, `key: value`
+   * lines): the answer left it out, and a warning says so, once. `position`: where that text starts.
+   */
+  warnLeftOut(position: number): void {
+    if (this.leftOutWarned) return;
+    this.leftOutWarned = true;
+    this.warnings.push(makeWarning('VALUES_LEFT_OUT', undefined, { position }));
+  }
+
   /** Scans a piece of input. `final` says no more input follows. */
   feed(piece: string, final: boolean): void {
     const aside = this.aside;
@@ -225,14 +243,15 @@ export class Scanner {
   private endComment(): boolean {
     const text = this.text;
     const line = this.comment === LINE_COMMENT;
-    const end = line ? text.indexOf('\n') : text.indexOf('*/');
+    const html = this.comment === HTML_COMMENT;
+    const end = line ? text.indexOf('\n') : text.indexOf(html ? '-->' : '*/');
     if (end < 0 && !this.final) {
-      // A `*` at the end may be the first half of `*/`: it stays in the window.
-      this.i = !line && text.charCodeAt(text.length - 1) === 0x2a ? text.length - 1 : text.length; // *
+      // A `*` (`-`, `--`) at the end may be the first part of `*/` (`-->`): it stays in the window.
+      this.i = html ? Math.max(0, text.length - 2) : !line && text.charCodeAt(text.length - 1) === 0x2a ? text.length - 1 : text.length; // *
       return false;
     }
     this.comment = 0;
-    this.i = end < 0 ? text.length : line ? end + 1 : end + 2;
+    this.i = end < 0 ? text.length : line ? end + 1 : html ? end + 3 : end + 2;
     return true;
   }
 
@@ -324,6 +343,20 @@ export class Scanner {
         i = end < 0 ? len : end + 1;
         continue;
       }
+      if (c === 0x3c && this.stack.length > 0) { // < — `<!-- … -->` between a container's tokens
+        if (i + 4 > len && !this.final && '<!--'.startsWith(text.slice(i))) {
+          this.i = i;
+          return false;
+        }
+        if (!text.startsWith('<!--', i)) break;
+        const end = text.indexOf('-->', i + 4);
+        // repair: an HTML comment inside a container is removed, as `/* */` is; markup in JSON is
+        // foreign, so a reader may have meant it as text: medium
+        this.log.doubt('removed_comments', this.base + i, 'medium');
+        if (end < 0 && !this.final) return this.awaitCommentEnd(HTML_COMMENT, i, i + 4);
+        i = end < 0 ? len : end + 3;
+        continue;
+      }
       if (isOtherWhitespace(c)) {
         // repair: no-break and other Unicode spaces between tokens are dropped
         this.record('normalized_whitespace', i);
@@ -345,8 +378,10 @@ export class Scanner {
     const len = this.text.length;
     this.comment = kind;
     this.commentStart = this.base + start;
-    // A `*` at the end may be the first half of `*/` (not the one of the opening `/*`).
-    this.i = kind === BLOCK_COMMENT && len - 1 >= body && this.text.charCodeAt(len - 1) === 0x2a ? len - 1 : len; // *
+    // A `*` at the end may be the first half of `*/` (not the one of the opening `/*`); a `-` or
+    // `--` the first part of `-->`.
+    this.i = kind === BLOCK_COMMENT && len - 1 >= body && this.text.charCodeAt(len - 1) === 0x2a ? len - 1 // *
+      : kind === HTML_COMMENT ? Math.max(body, len - 2) : len;
     return false;
   }
 
@@ -400,6 +435,28 @@ export class Scanner {
     return (top.container as Record<string, unknown>)[top.lastKey];
   }
 
+  /**
+   * A lone closing reasoning tag after the root (`{"a": 1}</think>{"a": 2}`): everything before it
+   * was the model's reasoning, so the values read so far were drafts. They are dropped and the
+   * reply is read on from after the tag as if it began there.
+   */
+  dropReasoning(windowIndex: number): void {
+    // repair: the text before a lone `</think>` is reasoning, dropped with its drafts
+    this.log.record('stripped_leading_text', this.firstRootAt >= 0 ? this.firstRootAt : this.base + windowIndex);
+    if (this.sink !== null) this.sink.diverge();
+    this.roots.length = 0;
+    this.rootSpans.length = 0;
+    this.firstRootAt = -1;
+    this.firstRootEnd = -1;
+    this.rootClosePos = -1;
+    this.rootCommaPos = -1;
+    this.lastWasString = false;
+    this.trailingReported = false;
+    this.phase = ROOT_START;
+    this.prose = false;
+    this.reasoningEnd = this.base + windowIndex;
+  }
+
   /** Opens `{` or `[` at window index i. The container joins its parent at once, so a partial tree is always whole. */
   open(isArray: boolean, i: number): void {
     if (this.stack.length >= MAX_DEPTH) {
@@ -425,7 +482,7 @@ export class Scanner {
     const depth = this.stack.length;
     let frame = this.frames[depth];
     if (frame === undefined) {
-      frame = { container, isArray, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false };
+      frame = { container, isArray, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false, tuple: false };
       this.frames[depth] = frame;
     } else {
       frame.container = container;
@@ -434,6 +491,7 @@ export class Scanner {
       frame.members = 0;
       frame.memoHits = 0;
       frame.bracketed = false;
+      frame.tuple = false;
     }
     this.stack.push(frame);
     this.phase = isArray ? VALUE : KEY;
@@ -546,8 +604,10 @@ export class Scanner {
     for (let i = this.i; i < text.length; i++) {
       if (!isJsonWhitespace(text.charCodeAt(i))) {
         // repair: text after the JSON is dropped; medium confidence when it holds a JSON value of its own
-        if (holdsJsonValue(text, i, text.length)) this.log.doubt('stripped_trailing_text', this.base + i, 'medium');
-        else this.record('stripped_trailing_text', i);
+        if (holdsJsonValue(text, i, text.length)) {
+          this.log.doubt('stripped_trailing_text', this.base + i, 'medium');
+          this.warnLeftOut(this.base + i);
+        } else this.record('stripped_trailing_text', i);
         this.trailingReported = true;
         return;
       }

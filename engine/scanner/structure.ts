@@ -1,9 +1,9 @@
 // The grammar between tokens: what each character means given what the scanner expects next.
 // Each handler consumes at least one character or changes the phase toward one that will, and
 // returns false only when the window ends before it can decide.
-import { holdsJsonValue, inlineFragmentEnd, proseNoteEnd } from './scan-prose.js';
+import { holdsJsonValue, inlineFragmentEnd, proseNoteEnd, reasoningCloserLength } from './scan-prose.js';
 import { isQuote } from './char-codes.js';
-import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, TRAILING, VALUE } from './phases.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, MAX_DEPTH, TRAILING, VALUE } from './phases.js';
 import { blockOpenerAt, NOT_A_BLOCK, scanBlock } from './scan-block.js';
 import { startString } from './scan-string.js';
 import { scanKeyWord, scanValueWord } from './scan-word.js';
@@ -58,7 +58,18 @@ export function expectValue(s: Scanner, c: number): boolean {
       return scanValueWord(s);
     case 0x60: // `
       return backtick(s, i, false);
-    case 0x3a: case 0x29: case 0x28: case 0x3b: case 0x2b: // : ) ( ; +
+    case 0x28: // ( — a Python tuple where a value goes: an array, as Python reads `(1, 2)`
+      // repair: a tuple `(1, 2)` is an array
+      s.record('replaced_python_literal', i);
+      s.open(true, i);
+      s.stack[s.stack.length - 1]!.tuple = true;
+      return true;
+    case 0x29: // )
+      if (s.stack[s.stack.length - 1]?.tuple === true) return closeTuple(s, i);
+      s.record('removed_invalid_character', i);
+      s.i = i + 1;
+      return true;
+    case 0x3a: case 0x3b: case 0x2b: // : ; +
       // repair: a character that cannot start a value is dropped
       s.record('removed_invalid_character', i);
       s.i = i + 1;
@@ -70,6 +81,11 @@ export function expectValue(s: Scanner, c: number): boolean {
 
 export function expectKey(s: Scanner, c: number): boolean {
   const i = s.i;
+  if (s.afterComma && c !== 0x5b && c !== 0x7d) { // not [ }
+    const item = itemBeforeCloser(s, i);
+    if (item < 0) return false;
+    if (item > 0 && reopenArray(s, i, false)) return true;
+  }
   switch (c) {
     case 0x7d: // }
     case 0x5d: // ]
@@ -92,6 +108,7 @@ export function expectKey(s: Scanner, c: number): boolean {
     case 0x60: // `
       return backtick(s, i, true);
     case 0x7b: case 0x5b: { // { [
+      if (c === 0x5b && s.afterComma && reopenArray(s, i, true)) return true;
       const parent = s.stack[s.stack.length - 2];
       if (parent?.isArray === true) {
         // `[{"i":1,{"i":2}]`, `[{{]`: the object was never closed; the comma belongs to the array
@@ -200,6 +217,7 @@ export function afterValue(s: Scanner, c: number): boolean {
       if (isEllipsis(s, i)) return skipEllipsis(s, i);
       break;
     case 0x29: // )
+      if (top.tuple) return closeTuple(s, i);
       if (s.calls > 0) { // the end of a wrapper, reported with its start
         s.calls--;
         s.i = i + 1;
@@ -230,7 +248,7 @@ export function afterValue(s: Scanner, c: number): boolean {
   return true;
 }
 
-const TAG = /^<\/?[A-Za-z_][\w:.-]{0,62}>/;
+const TAG = /^<\/?[A-Za-z_][\w:.-]{0,62}(?:=[\w:.-]{1,62})?>/; // `</tool_call>`, `<function=name>`
 
 /** `<name>` or `</name>` at i: the index after it; 0 when not a tag; -1 when more input is needed. */
 function tagEnd(text: string, i: number, final: boolean): number {
@@ -245,7 +263,10 @@ export function afterRoot(s: Scanner, c: number): boolean {
   switch (c) {
     case 0x5b: // [
     case 0x7b: { // { — a footnote after the JSON (`[1] Source: …`) is trailing prose, not a second root
-      if (s.rootCommaPos < 0) { // after `,` the next value is a value: `{"a": 1}, {"a": 2}]`
+      const afterTag = s.afterTag;
+      s.afterTag = false;
+      // after `,` the next value is a value: `{"a": 1}, {"a": 2}]`; after a tag (`<function=g>{…}</function>`) too
+      if (s.rootCommaPos < 0 && !afterTag) {
         const after = inlineFragmentEnd(s.text, i, s.final);
         if (after < 0) return false;
         if (after > 0) break;
@@ -277,8 +298,15 @@ export function afterRoot(s: Scanner, c: number): boolean {
       const end = tagEnd(s.text, i, s.final);
       if (end < 0) return false;
       if (end === 0) break;
+      if (reasoningCloserLength(s.text, i) > 0) {
+        // `{"a": 1}</think>{"a": 2}`: what came before the lone closing tag was reasoning
+        s.dropReasoning(end);
+        s.i = end;
+        return true;
+      }
       // repair: a markup tag after the JSON is dropped; a value after it is one more value
       s.record('stripped_trailing_text', i);
+      s.afterTag = true;
       s.i = end;
       return true;
     }
@@ -320,9 +348,13 @@ export function afterRoot(s: Scanner, c: number): boolean {
   // repair: text after the JSON is dropped. A value after the root's comma (`[1, 2], 3]`) was
   // likely meant to be part of it: low confidence; a JSON value of its own (`{"a": 1} or {"a":
   // 2}`) means the answer was chosen among values: medium
-  if (s.rootCommaPos >= 0 && startsScalar(s.text, i)) s.log.doubt('stripped_trailing_text', s.at(i), 'low');
-  else if (holdsJsonValue(s.text, i, s.text.length) || isLoneScalar(s.text, i)) s.log.doubt('stripped_trailing_text', s.at(i), 'medium');
-  else s.record('stripped_trailing_text', i);
+  const other = s.rootCommaPos >= 0 && startsScalar(s.text, i) ? 'low'
+    : holdsJsonValue(s.text, i, s.text.length) || isLoneScalar(s.text, i) ? 'medium' : 'high';
+  if (other === 'high') s.record('stripped_trailing_text', i);
+  else {
+    s.log.doubt('stripped_trailing_text', s.at(i), other);
+    s.warnLeftOut(s.at(i));
+  }
   s.trailingReported = true;
   s.phase = TRAILING;
   return true;
@@ -389,6 +421,75 @@ function closeBracket(s: Scanner, isArray: boolean, i: number): boolean {
   return true;
 }
 
+const ITEM_AHEAD = 256;
+
+/**
+ * Where a member name goes after a comma, one item and then the `]` of an array
+ * (`{"a": [1, 2], 3]}`): a number, word or quoted string followed by `]`.
+ * 1: such an item; 0: not; -1: more input is needed.
+ */
+function itemBeforeCloser(s: Scanner, i: number): number {
+  const text = s.text;
+  const c = text.charCodeAt(i);
+  const top = s.stack[s.stack.length - 1]!;
+  if (top.isArray || top.members === 0 || !Array.isArray((top.container as Record<string, unknown>)[top.lastKey])) return 0;
+  const stop = Math.min(text.length, i + ITEM_AHEAD);
+  let j = i;
+  if (c === 0x22 || c === 0x27) { // " '
+    j = i + 1;
+    while (j < stop && text.charCodeAt(j) !== c && text.charCodeAt(j) !== 0x0a) j += text.charCodeAt(j) === 0x5c ? 2 : 1; // \ LF
+    if (j >= stop) return stop < text.length || s.final ? 0 : -1;
+    if (text.charCodeAt(j) !== c) return 0;
+    j++;
+  } else {
+    while (j < stop && /[\w.+-]/.test(text[j]!)) j++;
+    if (j === i) return 0;
+  }
+  while (j < stop && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++; // space tab
+  if (j >= stop) return stop < text.length || s.final ? 0 : -1;
+  return text.charCodeAt(j) === 0x5d ? 1 : 0; // ]
+}
+
+/**
+ * `{"key": ["a"], ["b"], "c": 1}`: a `[` where a member name goes, after the comma of a member
+ * whose value is an array — that array's `]` came too early, and the elements go on in it. No
+ * nesting is invented: the bracket's items join the array (`["a", "b"]`; `[[1], "x"], [[2], [3]]`
+ * → `[[1], "x", [2], [3]]`), except that in an array of arrays a bracket of scalars is one more
+ * row (`[["a"], ["b"]], ["c"]` → `[["a"], ["b"], ["c"]]`). A reading chosen: medium.
+ */
+function reopenArray(s: Scanner, i: number, bracket: boolean): boolean {
+  const top = s.stack[s.stack.length - 1]!;
+  if (top.isArray || top.members === 0 || s.stack.length >= MAX_DEPTH) return false;
+  const last = (top.container as Record<string, unknown>)[top.lastKey];
+  if (!Array.isArray(last)) return false;
+  const text = s.text;
+  if (!bracket) {
+    // repair: `{"a": [1, 2], 3]}` — the array's early `]` is dropped and the items go on in it
+    s.log.doubt('removed_extra_closing_bracket', s.at(i), 'medium');
+    if (s.sink !== null) s.sink.diverge();
+    s.stack.push({ container: last, isArray: true, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false, tuple: false });
+    s.afterComma = false;
+    s.phase = VALUE;
+    return true;
+  }
+  let k = i + 1;
+  while (k < text.length && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x0a || text.charCodeAt(k) === 0x0d || text.charCodeAt(k) === 0x09)) k++;
+  if (k >= text.length && !s.final) return false;
+  const row = k < text.length && text.charCodeAt(k) !== 0x5b && Array.isArray(last[0]); // [
+  // repair: the array's early `]` is dropped and it is read on
+  s.log.doubt('removed_extra_closing_bracket', s.at(i), 'medium');
+  if (s.sink !== null) s.sink.diverge();
+  s.stack.push({ container: last, isArray: true, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false, tuple: false });
+  s.afterComma = false;
+  s.phase = VALUE;
+  if (row) {
+    s.open(true, i); // the bracket is one more row of the array
+    return true;
+  }
+  s.i = i + 1; // the bracket's items are the array's own
+  return true;
+}
+
 /**
  * `{"a":1}, "b":2}`: a member follows the root object's closer and a comma, so that closer came too
  * early. The object is opened again and the member joins it.
@@ -401,10 +502,29 @@ function reopenRoot(s: Scanner): boolean {
   s.log.record('removed_extra_closing_bracket', s.rootClosePos);
   if (s.sink !== null) s.sink.diverge();
   const names = Object.keys(last);
-  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length, memoHits: 0, bracketed: false });
+  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length, memoHits: 0, bracketed: false, tuple: false });
   s.rootCommaPos = -1;
   s.afterComma = false;
   s.phase = KEY;
+  return true;
+}
+
+/**
+ * The `)` of a Python tuple. `(1, 2)`, `(1,)` and `()` are arrays; one value in parentheses with no
+ * comma (`("x")`, `(1)`) is that value, as Python reads it — a reading a careful reader may not
+ * share (a one-element list was perhaps meant): medium.
+ */
+function closeTuple(s: Scanner, i: number): boolean {
+  const arr = s.stack[s.stack.length - 1]!.container as unknown[];
+  const alone = arr.length === 1 && !s.afterComma;
+  s.i = i + 1;
+  s.close(undefined, i);
+  if (alone) {
+    // repair: `("x")` — parentheses around one value are grouping, not a tuple
+    s.log.doubt('replaced_python_literal', s.at(i), 'medium');
+    if (s.sink !== null) s.sink.diverge();
+    s.replaceLast(arr[0]);
+  }
   return true;
 }
 
