@@ -13,6 +13,7 @@ import { repairDetail } from './scanner/repair-log.js';
 import { leadingReasoningEnd } from './scanner/scan-prose.js';
 import { applySchema, compiledSchema } from './schema/index.js';
 import { readRootScalar, wantsRootScalar } from './schema/root-scalar.js';
+import { readLines } from './schema/lines.js';
 import { cloneJson } from './schema/value-utils.js';
 import type { Confidence, Mode, RepairDetail, RepairResponse } from './types.js';
 
@@ -189,4 +190,20 @@ function firstNonBlank(text: string): number {
   let k = 0;
   while (k < text.length && text.charCodeAt(k) <= 0x20) k++;
   return k;
+}
+
+/**
+ * The reply read as `key: value` lines or a markdown list through the schema (schema/lines.ts), when
+ * no JSON in it fits: never `high` (a reading of text that is not JSON), null when it does not fit.
+ */
+export function alignLines(text: string, schema: unknown, mode: Mode): RepairResponse | null {
+  const compiled = compiledSchema(schema);
+  if (!compiled.ok) return null;
+  const read = readLines(text, compiled.model, compiled.model.root);
+  if (read === null) return null;
+  const outcome = applySchema(read.value, schema, mode);
+  if (outcome.errors.length > 0) return null;
+  // repair: lines or a list read as the object or array the schema asks for
+  const detail: RepairDetail = { ...repairDetail('read_lines_as_value', read.position, 1), confidence: read.doubtful ? 'low' : 'medium', safe: false };
+  return successResponse(outcome.value, [detail], outcome.repairs, outcome.warnings);
 }

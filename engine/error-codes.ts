@@ -76,6 +76,21 @@ export const WARNING_CODES = {
     message: 'The reply holds more than its answer: text dropped around the answer holds data of its own (another JSON value, or key: value lines), which was left out.',
     suggestion: 'Ask the model for one JSON value, or pass a schema so the one that fits is chosen.',
   },
+  CUT_OBJECT_INCOMPLETE: {
+    severity: 'medium',
+    message: 'An object the reply was cut inside lacks a required member: the value does not match the schema there.',
+    suggestion: 'Raise the model\'s output-token limit, or ask for a shorter reply.',
+  },
+  SEVERAL_ANSWERS: {
+    severity: 'medium',
+    message: 'The reply holds several JSON values and no retraction says which one is meant; the first answer was taken and the others left out.',
+    suggestion: 'Ask the model for one JSON value, or pass a schema that tells the values apart.',
+  },
+  CORRECTION_NOT_APPLIED: {
+    severity: 'medium',
+    message: 'The reply retracts its answer but writes only part of a new one (one member); the earlier answer was kept, unpatched.',
+    suggestion: 'Ask the model to write the whole corrected JSON.',
+  },
   AMBIGUOUS_CANDIDATES: {
     severity: 'medium', message: 'The reply holds several JSON values that fit the schema equally well; the first was taken.',
     suggestion: 'Ask the model for one JSON value, or make the schema tell the values apart.',

@@ -66,6 +66,10 @@ export const REPAIR_KINDS = {
   read_text_as_value: { confidence: 'high', category: 'syntax' },
   found_value_in_prose: { confidence: 'low', category: 'syntax' },
   selected_candidate: { confidence: 'medium', category: 'syntax' },
+  // Self-correction (corrections.ts): the answer written after a retraction; low when only a member followed it.
+  selected_corrected_answer: { confidence: 'medium', category: 'syntax' },
+  // Schema: `key: value` lines or a markdown list read as the object or array the schema asks for (schema/lines.ts).
+  read_lines_as_value: { confidence: 'medium', category: 'syntax' },
   // Healing (engine/heal/): empty tool-call arguments read as `{}` where the schema accepts it as is.
   empty_input_as_object: { confidence: 'medium', category: 'syntax' },
   // Schema.

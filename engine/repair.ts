@@ -5,10 +5,9 @@
 // comes before a letter (`"\frac{1}{2}"`): valid JSON, but its backslash is raw (scan-string.ts).
 // Only text with a three-digit exponent or such an escape can hold either, so other documents pay
 // one regular-expression pass, not a walk.
-import { alignToSchema, liberties, passedOverValues } from './align.js';
+import { alignLines, alignToSchema, liberties, passedOverValues } from './align.js';
 import { DROPPING_KINDS, droppedWordAt } from './content-check.js';
 import { DeadlineExceededError, withDeadline } from './deadline.js';
-import { makeError } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
 import { MAX_DEPTH } from './scanner/phases.js';
@@ -17,6 +16,9 @@ import { repairDetail } from './scanner/repair-log.js';
 import { applySchema } from './schema/index.js';
 import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './types.js';
 import { readReply } from './reply-shape.js';
+import { schemaOverCut, type CutShape } from './cut-member.js';
+import { correctedAnswer, findRetraction } from './corrections.js';
+import { makeError, makeWarning } from './error-codes.js';
 
 export function repair(text: string, options?: RepairOptions): RepairResponse {
   if (options?.deadline === undefined) return repairText(text, options);
@@ -29,7 +31,7 @@ export function repair(text: string, options?: RepairOptions): RepairResponse {
   }
 }
 
-function repairText(text: string, options?: RepairOptions): RepairResponse {
+function repairText(text: string, options?: RepairOptions, corrections = true): RepairResponse {
   if (typeof text !== 'string') {
     return failureResponse([makeError('INVALID_REQUEST', 'The input must be a string.')]);
   }
@@ -60,7 +62,51 @@ function repairText(text: string, options?: RepairOptions): RepairResponse {
     const again = conclude(readReply(read, STRING_ITEMS), read, options, escaped);
     if (again.success && liberties(again) < liberties(first)) first = again;
   }
-  return aligned(read, first, options);
+  if (corrections && (!first.success || first.metadata.syntax_repairs.length > 0)) {
+    // A reply that retracts its answer and writes another (corrections.ts).
+    const retraction = findRetraction(read);
+    if (retraction !== null) {
+      // What follows the last retraction is read once, and not searched for retractions again.
+      const later = shifted(repairText(read.slice(retraction.after), options, false), retraction.after);
+      const answer = correctedAnswer(read, retraction, first.success ? aligned(read, first, options) : first, later);
+      if (answer !== null) return answer;
+    }
+  }
+  return leftOut(aligned(read, first, options));
+}
+
+/** A response read from a piece of the input that starts at `offset`, with positions in the whole input. */
+function shifted(response: RepairResponse, offset: number): RepairResponse {
+  for (const d of response.metadata.syntax_repairs) if (d.position !== undefined) d.position += offset;
+  for (const w of response.metadata.warnings) if (w.position !== undefined) w.position += offset;
+  return response;
+}
+
+/**
+ * An answer from a reply that holds several JSON values no schema told apart (`{"a": 1} or maybe
+ * {"a": 2}`, or values one after another, wrapped into an array): it is medium already (the
+ * dropped text's or the wrapping's detail); a warning says so, unless AMBIGUOUS_CANDIDATES does.
+ */
+function leftOut(response: RepairResponse): RepairResponse {
+  if (!response.success) return response;
+  const warnings = response.metadata.warnings;
+  if (warnings.some((w) => w.code === 'AMBIGUOUS_CANDIDATES')) return response;
+  let at = -1;
+  let wrapped = false;
+  for (const d of response.metadata.syntax_repairs) {
+    if ((d.type === 'stripped_leading_text' || d.type === 'stripped_trailing_text') && d.confidence !== 'high') at = d.position ?? 0;
+    else if (d.type === 'wrapped_multiple_values') {
+      at = d.position ?? 0;
+      wrapped = true;
+    }
+  }
+  if (at < 0) return response;
+  // repair: several answers and no retraction between them: not certain, and a warning says so
+  warnings.push(makeWarning('SEVERAL_ANSWERS', wrapped
+    ? 'The reply holds several JSON values and no retraction says which one is meant; all were kept, as one array.'
+    : undefined, { position: at }));
+  response.metadata.confidence = response.metadata.confidence === 'low' ? 'low' : 'medium';
+  return response;
 }
 
 /**
@@ -138,12 +184,56 @@ function aligned(text: string, first: RepairResponse, options: RepairOptions | u
   if (first.success && !passedOverValues(first)) {
     // A container that validated needs no other reading; a scalar may read better from the text.
     const value = first.repaired;
-    if (first.metadata.confidence === 'high' || (value !== null && typeof value === 'object')) return first;
+    if (first.metadata.confidence === 'high') return first;
+    if (value !== null && typeof value === 'object') return bracesLeftOut(first) ? moreMembers(text, first, options) : first;
   }
   if (!first.success && first.metadata.errors.some((e) => e.code === 'INVALID_REQUEST')) return first;
-  return alignToSchema(text, options.schema, options.mode ?? 'strict', first) ?? first;
+  // A cut reply whose root lacks a required member fails: another reading of it (the cut member
+  // kept) is not the answer, and the cut would go unreported.
+  if (!first.success && first.metadata.syntax_repairs.some((d) => d.type === 'removed_truncated_member') &&
+    first.metadata.warnings.some((w) => w.code === 'TRUNCATED_OUTPUT') && (text.includes('{') || text.includes('['))) return first;
+  const answer = alignToSchema(text, options.schema, options.mode ?? 'strict', first) ?? first;
+  if (answer.success || !readAsLines(text, first)) return answer;
+  // No JSON in the reply fits: its lines or its list, read through the schema.
+  return alignLines(text, options.schema, options.mode ?? 'strict') ?? answer;
 }
 
+/** The first reading opened an object the reply wrote no `{` for: its members are lines. */
+function bracesLeftOut(first: RepairResponse): boolean {
+  return first.metadata.syntax_repairs.some((d) => d.type === 'inserted_missing_opening_bracket');
+}
+
+/**
+ * Members written with no braces (`"name": Ann` after prose): the lines read through the schema
+ * when they give the object more members than the first reading kept, or as many where the first
+ * reading guessed.
+ */
+function moreMembers(text: string, first: RepairResponse, options: RepairOptions): RepairResponse {
+  const lines = alignLines(text, options.schema, options.mode ?? 'strict');
+  if (lines === null || lines.repaired === null || typeof lines.repaired !== 'object' || Array.isArray(lines.repaired)) return first;
+  const more = Object.keys(lines.repaired).length - Object.keys(first.repaired as object).length;
+  // As many members, where the first reading guessed at a value (`"tags": a, b` read as `"a"` and a
+  // stray `b`): the lines, each value read as its declared type.
+  const guessed = first.metadata.syntax_repairs.some((d) => d.confidence !== 'high' && d.type !== 'inserted_missing_opening_bracket');
+  return more > 0 || (more === 0 && guessed) ? lines : first;
+}
+
+/**
+ * Whether a failed reply may be lines or a list: not one that opens as JSON (`{`, `[`, a quoted string, a fence) or
+ * was cut (its failure is the cut's, docs/schema.md "Cut replies").
+ */
+function readAsLines(text: string, first: RepairResponse): boolean {
+  let k = 0;
+  while (k < text.length && text.charCodeAt(k) <= 0x20) k++;
+  const c = text.charCodeAt(k);
+  if (c === 0x7b || c === 0x5b || c === 0x60) return false; // { [ `
+  // A quoted string is a string, unless it is a member's name (`"name": Ann`).
+  if (c === 0x22 && !QUOTED_NAME.test(text.slice(k, k + 200))) return false; // "
+  // A JSON container the reply opened and the cut ended is not lines (`Here:⏎{⏎"name": "An`).
+  return !(first.metadata.warnings.some((w) => w.code === 'TRUNCATED_OUTPUT') && (text.includes('{') || text.includes('[')));
+}
+
+const QUOTED_NAME = /^"[^"\n]{1,100}"[ \t]*[:=]/;
 const STRING_ITEMS: ProsePolicy = { ...FIRST_READING, stringItems: true };
 
 /** The first reading doubted a quote and took a bare value: its array items may be strings with inner quotes. */
@@ -183,7 +273,14 @@ function conclude(scanner: Scanner, text: string, options: RepairOptions | undef
     // repair: a document escaped as a whole (`{\"a\": 1}`) is unescaped once before it is read
     details.unshift(repairDetail('unescaped_json_text', escaped.position, 1));
   }
-  return withSchema(value, details, warnings, options);
+  const cut = scanner.cutPath === null ? undefined : { path: scanner.cutPath, leaf: scanner.cutLeaf, position: truncatedAt(warnings) };
+  return withSchema(value, details, warnings, options, cut);
+}
+
+/** Where the TRUNCATED_OUTPUT warning says the cut value starts; -1 when the reply only lacks closers. */
+function truncatedAt(warnings: Warning[]): number {
+  for (const w of warnings) if (w.code === 'TRUNCATED_OUTPUT') return w.position ?? -1;
+  return -1;
 }
 
 /**
@@ -210,10 +307,27 @@ function withSchema(
   syntaxRepairs: RepairDetail[],
   warnings: Warning[],
   options: RepairOptions | undefined,
+  cut?: CutShape,
 ): RepairResponse {
   if (options?.schema === undefined || options.schema === null) return successResponse(value, syntaxRepairs, [], warnings);
-  const outcome = applySchema(value, options.schema, options.mode ?? 'strict');
+  const mode = options.mode ?? 'strict';
+  let outcome;
+  if (cut === undefined) outcome = applySchema(value, options.schema, mode);
+  else {
+    const over = schemaOverCut(value, options.schema, mode, cut);
+    outcome = over.outcome;
+    if (over.dropped !== null) syntaxRepairs = withDetail(syntaxRepairs, over.dropped);
+  }
   const allWarnings = outcome.warnings.length === 0 ? warnings : warnings.concat(outcome.warnings);
   if (outcome.errors.length > 0) return failureResponse(outcome.errors, syntaxRepairs, outcome.repairs, allWarnings);
   return successResponse(outcome.value, syntaxRepairs, outcome.repairs, allWarnings);
+}
+
+/** The syntax details with `detail` added: one detail per type, so a detail of its type already there takes its confidence. */
+function withDetail(details: RepairDetail[], detail: RepairDetail): RepairDetail[] {
+  const same = details.find((d) => d.type === detail.type);
+  if (same === undefined) return [...details, detail];
+  same.confidence = detail.confidence;
+  same.safe = false;
+  return details;
 }

@@ -238,6 +238,7 @@ export function scanString(s: Scanner): boolean {
   if (s.controlSeen > s.strStart) s.log.doubt('closed_string', s.at(len), 'medium');
   else s.record('closed_string', len);
   s.warnTruncated(s.strStart);
+  if (!s.strIsKey) s.cutInValue = true;
   finishString(s, text.slice(run, i));
   s.i = len;
   return true;

@@ -209,7 +209,11 @@ export function scanValueWord(s: Scanner): boolean {
     const form = numberForm(text, start, i);
     // The input ends inside a number in a container (`{"price": 12`, `[1.5, 2.`): its digits may
     // go on past the cut. A root number alone (`42`) is a whole answer.
-    if (atEnd && form !== NOT_NUMBER && s.stack.length > 0) s.warnTruncated(s.at(start));
+    if (atEnd && form !== NOT_NUMBER && s.stack.length > 0) {
+      s.warnTruncated(s.at(start));
+      // Members written with no braces at all (`"a": 1,\n"b": 30`) end where the reply ends.
+      if (!s.log.has('inserted_missing_opening_bracket')) s.cutInValue = true;
+    }
     if (form === VALID && !atEnd && text.charCodeAt(i) === 0x3a && s.stack.length > 0) { // :
       // repair: `"time": 10:30`, `"ratio": 16:9` — digits, a colon and digits are a clock time or a
       // ratio, kept as text (bareValue), not a number and a stray colon
@@ -392,6 +396,7 @@ function literal(s: Scanner, word: string, start: number, atEnd: boolean): boole
       // so, but the reply was cut there, so the TRUNCATED_OUTPUT warning keeps it from `high`
       s.record('completed_truncated_literal', start);
       s.warnTruncated(s.at(start));
+      s.cutInValue = true;
       s.emit(value);
       return true;
     }

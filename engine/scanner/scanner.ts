@@ -113,6 +113,17 @@ export class Scanner {
   afterTag = false;
   leftOutWarned = false;
   truncatedWarned = false;
+  /** The input ended inside a member's or element's scalar value (a string, number or literal): that value is cut. */
+  cutInValue = false;
+  /**
+   * Set by finish() when containers were still open at the end of a single root: the path (names,
+   * indices) from the root to the innermost open container, and whether that container's last
+   * member is a scalar the end fell inside. repair.ts reads it to drop a cut member a schema rejects.
+   */
+  cutPath: Array<string | number> | null = null;
+  cutLeaf = false;
+  /** finish() found containers open: the end of the input closed them. */
+  leftOpen = false;
   // String state, live while inString.
   inString = false;
   strIsKey = false;
@@ -549,6 +560,7 @@ export class Scanner {
     if (this.phase === DONE) return;
     const end = this.text.length;
     if (this.stack.length > 0) {
+      this.leftOpen = true;
       // The input ends right after a comma, or after a member name or its colon: the reply was cut
       // there (a member or element was about to follow), so it is never `high` (TRUNCATED_OUTPUT).
       const top = this.stack[this.stack.length - 1]!;
@@ -556,6 +568,7 @@ export class Scanner {
       if (this.afterComma) this.warnTruncated(this.commaPos);
       else if (!top.isArray && top.key !== undefined) this.warnTruncated(top.keyPos);
       else if (top.isArray ? (top.container as unknown[]).length === 0 : top.members === 0) this.warnTruncated(this.at(end));
+      if (this.roots.length === 1) this.recordCutPath();
     }
     while (this.stack.length > 0) {
       const top = this.stack[this.stack.length - 1]!;
@@ -565,6 +578,20 @@ export class Scanner {
     if (this.rootCommaPos >= 0) this.log.record('removed_trailing_comma', this.rootCommaPos);
     this.phase = DONE;
     this.i = end;
+  }
+
+  /** The path to the innermost container open at the end (cutPath), read before finish() closes them. */
+  private recordCutPath(): void {
+    const stack = this.stack;
+    const path: Array<string | number> = [];
+    for (let k = 0; k < stack.length; k++) {
+      const frame = stack[k]!;
+      const last = k === stack.length - 1;
+      if (last && !(this.cutInValue && frame.key === undefined)) break;
+      path.push(frame.isArray ? (frame.container as unknown[]).length - 1 : frame.lastKey);
+    }
+    this.cutLeaf = path.length === stack.length;
+    this.cutPath = path;
   }
 
   /** Is window index i the start of a ``` fence? -1 when the window ends too early to say. */

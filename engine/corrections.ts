@@ -1,0 +1,131 @@
+// Self-correction (docs/repairs.md "A reply that corrects itself"): a reply that writes an answer,
+// retracts it on a line of its own ("Correction:", "Wait,", "Actually,", "Updated:", "The output
+// got cut off, here is the complete JSON:") and writes another has the later one as its answer, at
+// medium at best. A retraction followed only by a patch of one member (`Correction: "age": 5`) is
+// undecided: the first answer stands, at low, with a warning. Only replies whose first reading was
+// not clean reach here (a second value after the first always shows in that reading), and a
+// retraction is searched for once: the cost is one pass over the text and one reading of what
+// follows the retraction.
+import { makeWarning } from './error-codes.js';
+import { successResponse } from './response.js';
+import { FIRST_READING, Scanner, type ProsePolicy } from './scanner/scanner.js';
+import type { RepairDetail, RepairResponse } from './types.js';
+
+// A retraction word (group 1: it must start its line, after at most two words of lead-in such as
+// `Hmm,` or `Oh`, or follow the answer's closer), or a phrase anywhere on a line of prose that says
+// the earlier answer was cut or is replaced (group 2).
+const RETRACTION = /\b(correction|corrected|wait|actually|update[ds]?|oops|sorry|scratch that|my (?:mistake|bad)|on second thought|let me (?:fix|correct|redo|try again)|revised|fixed version)\b|\b((?:got|was|been|is) cut off|cut off|truncated|incomplete|here (?:is|'s) the (?:complete|full|corrected|correct|fixed|updated|revised|final|whole)|(?:complete|full|corrected|correct|fixed|updated|revised|whole) (?:json|version|answer|output|object|response))\b/gi;
+/** A line's text before a retraction word that starts it: decoration, at most two words of lead-in. */
+const LEAD_IN = /^[ \t>*_#-]*(?:[A-Za-z]+[,.!]*[ \t]+){0,2}$/;
+/** A retraction word that retracts for certain, with no new answer after it (not `Sorry for the delay`). */
+const STRONG = /^(?!sorry)/i;
+// What a patch of one member looks like: a name, a colon and a value (`"age": 5`, `age = 5`), or a
+// sentence that sets one (`age should be 5`).
+const MEMBER_PATCH = /["'`]?[A-Za-z_][\w.-]{0,60}["'`]?[ \t]*[:=][ \t]*[^\s:]|\b(?:should (?:be|have been)|is actually|must be|instead of)\b/;
+/** The retraction says the earlier answer was cut: an earlier answer left open is what it retracts. */
+const CUT_WORDS = /cut off|truncated|incomplete|complete|full|whole/i;
+/** A line's text before a retraction word that ends an answer: its closer, punctuation, at most two words of lead-in. */
+const AFTER_CLOSER = /[}\]][ \t]*[-\u2013\u2014.,;:!)]*[ \t]*(?:[A-Za-z]+[,.!]*[ \t]+){0,2}$/;
+/** A line's text before a retraction phrase: the answer's closer, then words. */
+const PROSE_AFTER_CLOSER = /[}\]][^"'{}[\]]*$/;
+/** At most this many characters of a retraction's line before it are read. */
+const PREFIX_MAX = 160;
+const EVERY_VALUE: ProsePolicy = { ...FIRST_READING, inlineFragmentsAreProse: false };
+
+export interface Retraction {
+  /** Input offset where the retraction starts. */
+  at: number;
+  /** Input offset just after the retraction's word or phrase. */
+  wordEnd: number;
+  /** The retraction word is one that retracts for certain. */
+  strong: boolean;
+  /** Input offset where the text after the retraction line starts. */
+  after: number;
+}
+
+/**
+ * The last retraction that follows an answer: it starts a line of prose, or follows the answer's
+ * closer on its line (`{"a": 1} Wait, {"a": 2}`), and the answer before it closed there — or was
+ * cut, when the retraction says so. Null when the reply retracts nothing.
+ */
+export function findRetraction(text: string): Retraction | null {
+  const firstOpen = firstOpener(text, 0);
+  if (firstOpen < 0) return null;
+  let at = -1;
+  let after = -1;
+  let wordEnd = -1;
+  let strong = false;
+  let cut = false;
+  // Line starts are followed forward (each line break found once), and a retraction's text before
+  // it on its line is looked at only when short: a long line with many such words costs its length.
+  let lineStart = text.lastIndexOf('\n', firstOpen) + 1;
+  let nextBreak = text.indexOf('\n', firstOpen);
+  if (nextBreak < 0) nextBreak = text.length;
+  RETRACTION.lastIndex = firstOpen + 1;
+  for (let m = RETRACTION.exec(text); m !== null; m = RETRACTION.exec(text)) {
+    while (nextBreak < m.index) {
+      lineStart = nextBreak + 1;
+      nextBreak = text.indexOf('\n', lineStart);
+      if (nextBreak < 0) nextBreak = text.length;
+    }
+    const lineEnd = nextBreak;
+    const from = Math.max(lineStart, firstOpen);
+    if (m.index - from > PREFIX_MAX) continue;
+    const prefix = text.slice(from, m.index);
+    let start: number;
+    if ((m[1] !== undefined ? AFTER_CLOSER : PROSE_AFTER_CLOSER).test(prefix)) start = m.index;
+    else if (lineStart <= firstOpen) continue;
+    else if (m[1] !== undefined ? LEAD_IN.test(prefix) : !/["'{[\]}]/.test(prefix)) start = lineStart;
+    // A line of JSON (`"note": "actually …"`) or of prose that uses the word retracts nothing.
+    else continue;
+    RETRACTION.lastIndex = lineEnd;
+    at = start;
+    after = lineEnd;
+    wordEnd = m.index + m[0].length;
+    strong = m[1] !== undefined && STRONG.test(m[1]);
+    const line = text.slice(start, lineEnd);
+    cut = CUT_WORDS.test(line);
+    // `Wait, correction: {"a": 2}`: the later answer starts on the retraction's line.
+    const opener = firstOpener(line, m.index - start);
+    if (opener >= 0) after = start + opener;
+  }
+  if (at < 0) return null;
+  // The answer before the retraction closed there; or it was cut, and the retraction says so.
+  // Otherwise the retraction is inside it (a string's text).
+  const before = new Scanner(EVERY_VALUE, firstOpen);
+  before.feed(text.slice(firstOpen, at), true);
+  if (before.roots.length === 0) return null;
+  if (before.leftOpen && !(cut && before.roots.length === 1)) return null;
+  return { at, after, wordEnd, strong };
+}
+
+/**
+ * The answer of a reply that retracts an earlier one. `later` is the repair of the text after the
+ * retraction (its positions already in the whole input); `first` the reply's first reading.
+ */
+export function correctedAnswer(text: string, retraction: Retraction, first: RepairResponse, later: RepairResponse): RepairResponse | null {
+  const opener = firstOpener(text, retraction.after);
+  if (later.success && opener >= 0 && later.repaired !== null && typeof later.repaired === 'object') {
+    const m = later.metadata;
+    // repair: a reply that retracts its answer and writes another: the later one is the answer
+    const chosen: RepairDetail = { type: 'selected_corrected_answer', confidence: 'medium', safe: false, position: opener, count: 1 };
+    const syntax = [chosen, ...m.syntax_repairs.filter((d) => d.type !== 'stripped_leading_text')];
+    return successResponse(later.repaired, syntax, m.schema_repairs, m.warnings);
+  }
+  if (opener < 0 && first.success && retraction.strong && MEMBER_PATCH.test(text.slice(retraction.wordEnd))) {
+    // repair: a retraction followed only by a patch of one member: which answer is meant is not
+    // decided; the first stands, at low, and a warning says the patch was not applied
+    const m = first.metadata;
+    const undecided: RepairDetail = { type: 'selected_corrected_answer', confidence: 'low', safe: false, position: retraction.at, count: 1 };
+    const warnings = [...m.warnings, makeWarning('CORRECTION_NOT_APPLIED', undefined, { position: retraction.after })];
+    return successResponse(first.repaired, [...m.syntax_repairs, undecided], m.schema_repairs, warnings);
+  }
+  return null;
+}
+
+/** The first `{` or `[` at or after `from`; -1 none. */
+function firstOpener(text: string, from: number): number {
+  const brace = text.indexOf('{', from);
+  const bracket = text.indexOf('[', from);
+  return brace < 0 ? bracket : bracket < 0 ? brace : Math.min(brace, bracket);
+}
