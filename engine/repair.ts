@@ -85,12 +85,14 @@ function shifted(response: RepairResponse, offset: number): RepairResponse {
 /**
  * An answer from a reply that holds several JSON values no schema told apart (`{"a": 1} or maybe
  * {"a": 2}`, or values one after another, wrapped into an array): it is medium already (the
- * dropped text's or the wrapping's detail); a warning says so, unless AMBIGUOUS_CANDIDATES does.
+ * dropped text's or the wrapping's detail); a warning says so, unless AMBIGUOUS_CANDIDATES or
+ * VALUES_LEFT_OUT does.
  */
 function leftOut(response: RepairResponse): RepairResponse {
   if (!response.success) return response;
   const warnings = response.metadata.warnings;
-  if (warnings.some((w) => w.code === 'AMBIGUOUS_CANDIDATES')) return response;
+  // One warning for one fact: the scanner's VALUES_LEFT_OUT already names the data left out.
+  if (warnings.some((w) => w.code === 'AMBIGUOUS_CANDIDATES' || w.code === 'VALUES_LEFT_OUT')) return response;
   let at = -1;
   let wrapped = false;
   for (const d of response.metadata.syntax_repairs) {

@@ -81,7 +81,7 @@ t.test('two answers with no retraction: never high, and a warning says so', (t) 
       const r = repair(show(a, fence) + sep + show(b, fence), withSchema ? { schema } : undefined);
       if (!r.success) return true;
       if (r.metadata.confidence === 'high') return false;
-      return r.metadata.warnings.some((w) => w.code === 'SEVERAL_ANSWERS' || w.code === 'AMBIGUOUS_CANDIDATES');
+      return r.metadata.warnings.some((w) => w.code === 'SEVERAL_ANSWERS' || w.code === 'AMBIGUOUS_CANDIDATES' || w.code === 'VALUES_LEFT_OUT');
     }), { seed: SEED, numRuns: 300 });
   t.end();
 });
