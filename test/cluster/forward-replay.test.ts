@@ -9,7 +9,7 @@ import { PeerReplayGuard, SENDER_TTL_MS } from '../../server/streaming/forwardin
 import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
 import { msUntil } from '../helpers/until.js';
 import { freePort } from '../../support/free-port.js';
-import { metricsOf, startCluster } from './cluster-helpers.js';
+import { clusterNodes, startCluster } from './cluster-helpers.js';
 
 const KEY = 'forward-replay-key-a';
 
@@ -59,8 +59,7 @@ const cluster = await startCluster(t, { nodeIds: ['node-a'], env: { API_KEYS: `$
 const [a] = cluster.nodes as [StartedServer];
 const owner = await cluster.add('node-r', { PORT: String(ownerPort), PEER_URL: `http://127.0.0.1:${relay.port}` });
 // Forwards need node-a to have read node-r's registry entry (its next heartbeat): wait for it to count two nodes.
-const clusterNodes = async (): Promise<number> => Number(/^jsonmend_cluster_nodes (\d+)$/m.exec(await metricsOf(a.url))?.[1]);
-t.ok(await msUntil(15_000, async () => (await clusterNodes()) === 2) < Infinity, 'node-a sees node-r');
+t.ok(await msUntil(15_000, async () => (await clusterNodes(a.url)) === 2) < Infinity, 'node-a sees node-r');
 const at = (node: StartedServer, endpoint: string): string => `${node.url}/v1/repair/stream/${endpoint}`;
 
 /** The one forwarded request the relay carried while `send` ran. */

@@ -112,8 +112,12 @@ t.test('PostgreSQL stopped: served, degraded, and the usage counted meanwhile is
   const usual = await served(t, PRO, 10);
   // Settled first: every earlier request flushed (each node flushes every second), so both nodes
   // report what PostgreSQL holds.
+  // Equal counts alone do not prove it (a node may not have flushed yet): the stored count must
+  // also hold still over more than one flush interval.
   const settled = async (): Promise<boolean> => {
     const rows = await stored();
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    if ((await stored()) !== rows) return false;
     return (await usageOf(a.url, PRO)).body.count === rows && (await usageOf(b.url, PRO)).body.count === rows;
   };
   t.ok(await msUntil(15_000, settled) < Infinity, 'every earlier request flushed');
