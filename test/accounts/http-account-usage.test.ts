@@ -6,7 +6,8 @@ import t from 'tap';
 import { monthOf } from '../../server/accounts/quota.js';
 import { ConsoleClient, startWebServer } from '../web/helpers.js';
 import { openStorage } from './helpers.js';
-import { errorCodeOf, limitHeaders, msUntil, repairAs, usageOf } from './http-helpers.js';
+import { errorCodeOf, limitHeaders, repairAs, usageOf } from './http-helpers.js';
+import { msUntil } from '../helpers/until.js';
 
 const { url, dataDir } = await startWebServer(t);
 const storage = openStorage(t, dataDir);

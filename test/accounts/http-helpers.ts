@@ -52,13 +52,3 @@ export async function untilRefused(send: () => Promise<JsonAnswer>, tries = 3): 
   }
   return { answer, admitted };
 }
-
-/** Polls `check` every 20 ms; resolves with the ms it took, or Infinity past `limitMs`. */
-export async function msUntil(limitMs: number, check: () => Promise<boolean>): Promise<number> {
-  const start = performance.now();
-  for (;;) {
-    if (await check()) return performance.now() - start;
-    if (performance.now() - start > limitMs) return Infinity;
-    await sleep(20);
-  }
-}

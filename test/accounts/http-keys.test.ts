@@ -9,7 +9,8 @@ import { monthOf } from '../../server/accounts/quota.js';
 import { SqliteStorage } from '../../server/accounts/storage/sqlite-storage.js';
 import { expectRefusal, postJson, startServer } from '../helpers/start-server.js';
 import { tempDataDir } from './helpers.js';
-import { errorCodeOf, KEY_LINE, keyCli, lastLine, limitHeaders, msUntil, newKey, repairAs, usageOf } from './http-helpers.js';
+import { errorCodeOf, KEY_LINE, keyCli, lastLine, limitHeaders, newKey, repairAs, usageOf } from './http-helpers.js';
+import { msUntil } from '../helpers/until.js';
 
 const dataDir = tempDataDir(t);
 const UNLIMITED = newKey();

@@ -8,7 +8,8 @@ import { monthOf } from '../../server/accounts/quota.js';
 import { SqliteStorage } from '../../server/accounts/storage/sqlite-storage.js';
 import { startServer } from '../helpers/start-server.js';
 import { tempDataDir } from './helpers.js';
-import { demo, errorCodeOf, limitHeaders, msUntil, newKey, repairAs, untilRefused, usageOf } from './http-helpers.js';
+import { demo, errorCodeOf, limitHeaders, newKey, repairAs, untilRefused, usageOf } from './http-helpers.js';
+import { msUntil } from '../helpers/until.js';
 
 const dataDir = tempDataDir(t);
 const FREE = newKey();

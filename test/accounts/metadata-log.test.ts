@@ -7,7 +7,7 @@ import { METADATA_RETENTION_MS, RetentionJob } from '../../server/accounts/metad
 import { dbPathFor } from '../../server/accounts/storage/sqlite-storage.js';
 import type { AccountsStorage } from '../../server/accounts/storage/accounts-storage.js';
 import { openStorage, sleep, tempDataDir } from './helpers.js';
-import { msUntil } from './http-helpers.js';
+import { msUntil } from '../helpers/until.js';
 
 const T0 = Date.UTC(2025, 6, 1, 12, 0, 0);
 const DAY = 86_400_000;

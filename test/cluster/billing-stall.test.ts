@@ -4,7 +4,8 @@
 // id and row keys make that second write add nothing. So the stored count equals the requests
 // served, and the request log holds one row per request.
 import t from 'tap';
-import { msUntil, newKey, repairAs } from '../accounts/http-helpers.js';
+import { newKey, repairAs } from '../accounts/http-helpers.js';
+import { msUntil } from '../helpers/until.js';
 import { startCluster } from './cluster-helpers.js';
 
 const KEY = newKey();

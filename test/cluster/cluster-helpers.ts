@@ -56,3 +56,8 @@ export async function health(url: string): Promise<any> {
 export async function metricsOf(url: string): Promise<string> {
   return (await fetch(`${url}/metrics`)).text();
 }
+
+/** The live nodes a node sees in the registry (`jsonmend_cluster_nodes`): it changes once the node has read an entry. */
+export async function clusterNodes(url: string): Promise<number> {
+  return Number(/^jsonmend_cluster_nodes (\d+)$/m.exec(await metricsOf(url))?.[1]);
+}

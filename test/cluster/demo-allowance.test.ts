@@ -2,13 +2,17 @@
 // PostgreSQL): a body that is not JSON, misses its field or is too large is refused without
 // spending any, and every demo answer — those refusals and the limit's own 429 included — carries
 // the X-RateLimit-* headers, and in the compact contract `demo` and `message` too.
+import { execFileSync } from 'node:child_process';
 import t from 'tap';
 import { demo, limitHeaders } from '../accounts/http-helpers.js';
 import { type StartedServer } from '../helpers/start-server.js';
+import { msUntil } from '../helpers/until.js';
 import { startCluster } from './cluster-helpers.js';
 
 const cluster = await startCluster(t, { nodeIds: ['node-a', 'node-b'], env: { DEMO_LIMIT_PER_HOUR: '3', MAX_PAYLOAD_BYTES: '1024' } });
 const [a, b] = cluster.nodes as [StartedServer, StartedServer];
+const redisCli = (...args: string[]): string => execFileSync('redis-cli', ['-s', cluster.redis!.socket, ...args], { encoding: 'utf8' }).trim();
+const refundsLanded = (): boolean => redisCli('--scan', '--pattern', 'jm:demo:*').split('\n').filter(Boolean).every((key) => Number(redisCli('GET', key)) === 0);
 const demoCode = (body: any): string | undefined => body?.metadata?.errors?.[0]?.code ?? body?.errors?.[0]?.code;
 
 t.test('bad demo requests through either node spend nothing and carry the headers', async (t) => {
@@ -29,7 +33,8 @@ t.test('bad demo requests through either node spend nothing and carry the header
       t.same([h.limit, h.remaining], [3, 3], `${name} via ${node === a ? 'node-a' : 'node-b'}: the headers, nothing spent`);
     }
   }
-  await new Promise((resolve) => setTimeout(resolve, 200)); // refunds have reached Redis
+  // Refunds are sent to Redis without waiting: wait until every demo window there is back to 0.
+  t.ok(await msUntil(10_000, async () => refundsLanded()) < Infinity, 'the refunds have reached Redis');
   const served = await demo(a.url, { raw_output: '[1,' });
   t.equal(served.body.success, true);
   t.equal(limitHeaders(served).remaining, 2, 'the first served request spends the first of three');

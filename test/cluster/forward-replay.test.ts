@@ -7,8 +7,9 @@ import t from 'tap';
 import { PEER_PATH } from '../../server/streaming/forwarding/peer-client.js';
 import { PeerReplayGuard, SENDER_TTL_MS } from '../../server/streaming/forwarding/peer-replay.js';
 import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
+import { msUntil } from '../helpers/until.js';
 import { freePort } from '../../support/free-port.js';
-import { startCluster } from './cluster-helpers.js';
+import { clusterNodes, startCluster } from './cluster-helpers.js';
 
 const KEY = 'forward-replay-key-a';
 
@@ -57,7 +58,8 @@ const relay = await recordingRelay(ownerPort);
 const cluster = await startCluster(t, { nodeIds: ['node-a'], env: { API_KEYS: `${KEY}:unlimited` } });
 const [a] = cluster.nodes as [StartedServer];
 const owner = await cluster.add('node-r', { PORT: String(ownerPort), PEER_URL: `http://127.0.0.1:${relay.port}` });
-await new Promise((resolve) => setTimeout(resolve, 600)); // node-a has read node-r's registry entry
+// Forwards need node-a to have read node-r's registry entry (its next heartbeat): wait for it to count two nodes.
+t.ok(await msUntil(15_000, async () => (await clusterNodes(a.url)) === 2) < Infinity, 'node-a sees node-r');
 const at = (node: StartedServer, endpoint: string): string => `${node.url}/v1/repair/stream/${endpoint}`;
 
 /** The one forwarded request the relay carried while `send` ran. */

@@ -7,7 +7,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import t from 'tap';
 import { bearer, expectRefusal, postJson, type StartedServer } from '../helpers/start-server.js';
-import { CLUSTER_SECRET, startCluster } from './cluster-helpers.js';
+import { msUntil } from '../helpers/until.js';
+import { CLUSTER_SECRET, clusterNodes, startCluster } from './cluster-helpers.js';
 
 const KEY = 'hostile-peers-key-a';
 const cluster = await startCluster(t, { nodeIds: ['node-a', 'node-b'], env: { API_KEYS: `${KEY}:unlimited` } });
@@ -69,7 +70,8 @@ const hostile: Array<[string, () => Promise<string>]> = [
 for (const [name, url] of hostile) {
   t.test(`a registry entry with ${name}: the forwarding node answers SESSION_NOT_FOUND and lives on`, async (t) => {
     const owner = await announce(await url());
-    await sleep(600); // two heartbeats: node-b has read the entry
+    // node-b reads the entry on its next heartbeat: until then a forward would find no owner at all.
+    t.ok(await msUntil(15_000, async () => (await clusterNodes(b.url)) === 3) < Infinity, 'node-b has read the entry');
     for (const contract of ['envelope', 'finalize'] as const) {
       const answer = contract === 'envelope'
         ? await postJson(`${b.url}/v1/repair/stream/push`, { session_id: sessionOf(owner), chunk: '[1' }, bearer(KEY))
@@ -80,6 +82,7 @@ for (const [name, url] of hostile) {
     t.notOk(b.exited(), 'node-b still runs');
     t.equal((await fetch(`${b.url}/health`)).status, 200, 'and answers');
     await redis.multi().del(`jm:node:${owner}`).srem('jm:nodes', owner).exec();
+    t.ok(await msUntil(15_000, async () => (await clusterNodes(b.url)) === 2) < Infinity, 'and forgotten it');
   });
 }
 

@@ -5,6 +5,7 @@
 import { Redis } from 'ioredis';
 import t from 'tap';
 import { bearer, expectRefusal, postJson, type StartedServer } from '../helpers/start-server.js';
+import { msUntil } from '../helpers/until.js';
 import { startCluster } from './cluster-helpers.js';
 
 const KEY = 'node-ids-key-a';
@@ -49,7 +50,9 @@ t.test('a node restarted with the NODE_ID of one that died starts once the old e
   await a.stop('SIGKILL');
   const again = await cluster.add('node-a');
   const id = (await postJson(at(again, 'start'), {}, bearer(KEY))).body.session_id as string;
-  await new Promise((resolve) => setTimeout(resolve, 600));
-  const pushed = await postJson(at(b, 'push'), { session_id: id, chunk: '[2' }, bearer(KEY));
+  // node-b forwards to the new address once its heartbeat has read the new entry; until then a push
+  // goes to the dead one's address and is refused without touching the session.
+  let pushed: any;
+  await msUntil(15_000, async () => (pushed = await postJson(at(b, 'push'), { session_id: id, chunk: '[2' }, bearer(KEY))).body.state !== undefined);
   t.equal(pushed.body.state?.buffered, '[2', 'and serves forwards');
 });

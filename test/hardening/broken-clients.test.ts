@@ -5,6 +5,7 @@
 import { connect } from 'node:net';
 import t from 'tap';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
+import { msUntil } from '../helpers/until.js';
 import { KEY, type Assert, assertHealthy, healthStatus, postHead, rawExchange, rssMb, sleep, unexpectedStderr } from './helpers.js';
 
 const server = await startServer(t, {
@@ -32,12 +33,8 @@ const OK = 'jsonmend_requests_total{route="repair",outcome="ok"}';
 
 /** Nothing left in flight (the counter settles once the server has seen every close). */
 async function assertSettled(t: Assert, label: string): Promise<void> {
-  let inflight = -1;
-  for (let i = 0; i < 40 && inflight !== 0; i++) {
-    inflight = (await healthStatus(server.url)).body.inflightRequests;
-    if (inflight !== 0) await sleep(50);
-  }
-  t.equal(inflight, 0, `${label}: no request left in flight`);
+  await msUntil(10_000, async () => (await healthStatus(server.url)).body.inflightRequests === 0);
+  t.equal((await healthStatus(server.url)).body.inflightRequests, 0, `${label}: no request left in flight`);
   await assertHealthy(t, server.url, label);
   t.same(unexpectedStderr(server.stderr()), [], `${label}: nothing on stderr`);
   t.notMatch(server.stdout(), /"level":"error"/, `${label}: no error logged`);
@@ -49,7 +46,8 @@ t.test('Content-Length larger than the body: the client stalls, then closes', as
   const stalls = Array.from({ length: 50 }, () => rawExchange(server.url, [postHead('/v1/repair', 100_000, auth), `{"raw_output": "${'a'.repeat(1000)}`], { timeoutMs: 300 }));
   const results = await Promise.all(stalls);
   t.ok(results.every((r) => r.data.length === 0), 'no answer to a body that never completed');
-  await sleep(100);
+  // The server sees the closes asynchronously: wait for the count, then check it is exact.
+  await msUntil(10_000, async () => (await metric(ABORTED)) - before >= 50);
   t.equal((await metric(ABORTED)) - before, 50, 'each counted as aborted once');
   t.comment(`RSS ${rssBefore.toFixed(0)} -> ${rssMb(server.child.pid!).toFixed(0)} MB`);
   await assertSettled(t, 'after 50 stalled bodies');
@@ -61,9 +59,11 @@ t.test('disconnect while the repair runs or waits in the pool: no write after ab
   const body = JSON.stringify({ raw_output: `{"n": "__JSONMEND_TEST_SLEEP_MS=150__", "pad": "${'p'.repeat(2000)}"` });
   const gone = Array.from({ length: 12 }, () => rawExchange(server.url, [postHead('/v1/repair', Buffer.byteLength(body), auth) + body], { timeoutMs: 100 }));
   t.ok((await Promise.all(gone)).every((r) => r.data.length === 0), 'the clients left before any answer');
+  await msUntil(10_000, async () => (await metric(ABORTED)) - before >= 12);
   t.equal((await metric(ABORTED)) - before, 12, 'each counted as aborted');
-  // The repairs still finish in the worker; their answers must be dropped, not written.
-  await sleep(12 * 150 + 300);
+  // The running repair still finishes in the worker; its answer must be dropped, not written.
+  const poolIdle = async (): Promise<boolean> => (await metric('jsonmend_pool_active_tasks')) === 0 && (await metric('jsonmend_pool_queue_depth')) === 0;
+  t.ok(await msUntil(10_000, poolIdle) < Infinity, 'the pool is idle again');
   const next = await postJson(`${server.url}/v1/repair`, { raw_output: '[1, 2,' }, auth);
   t.same(next.body.repaired, [1, 2], 'the server carries on');
   await assertSettled(t, 'after 12 disconnects mid-repair');

@@ -26,6 +26,8 @@ export interface RawOptions {
   endAfterWrite?: boolean;
   /** Resolve as soon as this many bytes have arrived. */
   stopAfterBytes?: number;
+  /** Resolve as soon as what has arrived satisfies this (the answers awaited are complete). */
+  stopWhen?: (data: Buffer) => boolean;
   /** Milliseconds between the pieces. */
   gapMs?: number;
 }
@@ -51,6 +53,7 @@ export function rawExchange(url: string, pieces: readonly (string | Buffer)[], o
       chunks.push(chunk);
       received += chunk.length;
       if (options.stopAfterBytes !== undefined && received >= options.stopAfterBytes) finish(false);
+      else if (options.stopWhen?.(Buffer.concat(chunks)) === true) finish(false);
     });
     socket.on('error', () => {}); // a reset after the server's answer is expected here
     socket.on('close', () => finish(true));

@@ -7,6 +7,7 @@ import t from 'tap';
 import { prototypeTouched } from '../../scripts/fuzz-check.js';
 import { runRepairTask, type RepairTaskSettings } from '../../server/batch/repair-task.js';
 import { startServer } from '../helpers/start-server.js';
+import { msUntil } from '../helpers/until.js';
 import { assertJsonAnswer, errorCodeOf, postHead, rawExchange } from './helpers.js';
 
 const KEY = 'sk_live_SecurityTestKeyZ9y8x7w6v5u4t3s2';
@@ -69,8 +70,11 @@ t.test('keys and request bodies never reach the logs, even at debug level and on
   await post('/v1/repair/stream/push', JSON.stringify({ session_id: BODY_MARKER, chunk: marked }), KEY);
   await fetch(`${server.url}/v1/usage`, { headers: { authorization: `Bearer ${KEY}` } });
   await fetch(`${server.url}/v1/usage`, { headers: { authorization: `Bearer ${WRONG_KEY}` } });
-  await new Promise((resolve) => setTimeout(resolve, 300)); // logs are flushed once per event-loop turn
-  const output = server.stdout() + server.stderr();
+  // Logs are flushed once per event-loop turn and reach this process through a pipe: wait for the
+  // last logged request's line (the key's /v1/usage), and the crash's and the timeout's errors.
+  const logs = (): string => server.stdout() + server.stderr();
+  await msUntil(10_000, async () => /"msg":"request"[^\n]*"route":"usage"/.test(logs()) && /"level":"error"/.test(logs()));
+  const output = logs();
   t.match(output, /"msg":"request"/, 'requests were logged (debug level)');
   t.match(output, /"level":"error"/, 'the crash and the timeout were logged');
   for (const secret of [KEY, WRONG_KEY, KEY.slice(8), WRONG_KEY.slice(8), BODY_MARKER, BODY_MARKER.slice(0, 16)]) {

@@ -4,6 +4,7 @@
 import { connect } from 'node:net';
 import t from 'tap';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
+import { msUntil } from '../helpers/until.js';
 import { KEY, assertHealthy, healthStatus, postHead, rssMb, sleep, unexpectedStderr } from './helpers.js';
 
 // Closed within this long, or the server does not enforce a timeout (uWS: 10 s, checked every 4 s).
@@ -101,7 +102,9 @@ t.test('slowloris headers and bodies, idle and non-reading connections are close
     t.equal((await healthStatus(server.url)).status, 200, `/health answers while 84 connections are held (${second + 1} s)`);
     const repaired = await postJson(`${server.url}/v1/repair`, { raw_output: '{"a": [1, 2,' }, bearer(KEY));
     t.same(repaired.body.repaired, { a: [1, 2] });
-    t.ok(performance.now() - started < 1000, `health + repair in ${(performance.now() - started).toFixed(0)} ms`);
+    // Served alongside the held connections, not after them: a server stuck behind them would answer
+    // only once its idle timeout (~10-12 s measured) closed them: the bound is half of CLOSED_WITHIN_MS.
+    t.ok(performance.now() - started < CLOSED_WITHIN_MS / 2, `health + repair in ${(performance.now() - started).toFixed(0)} ms`);
     peakRss = Math.max(peakRss, rssMb(server.child.pid!));
   }
   for (const [group, held] of Object.entries(groups)) {
@@ -115,7 +118,8 @@ t.test('slowloris headers and bodies, idle and non-reading connections are close
     }
   }
   t.comment(`server RSS: ${rssBefore.toFixed(0)} MB before, ${peakRss.toFixed(0)} MB at most while held, ${rssMb(server.child.pid!).toFixed(0)} MB after`);
-  await sleep(200);
+  // The server sees the last closes asynchronously: wait for the count to settle, then check it.
+  await msUntil(10_000, async () => (await healthStatus(server.url)).body.inflightRequests === 0);
   const health = await healthStatus(server.url);
   t.equal(health.body.inflightRequests, 0, 'no request left in flight (nothing leaked)');
   const aborted = (await metric('jsonmend_requests_total{route="repair",outcome="aborted"}')) - abortedBefore;

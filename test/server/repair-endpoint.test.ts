@@ -2,6 +2,7 @@
 // every request error, authentication, and the headers every answer carries.
 import t, { type Test } from 'tap';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
+import { msUntil } from '../helpers/until.js';
 
 const KEY = 'test-key-pro-0123456789';
 const server = await startServer(t, { API_KEYS: `${KEY}:pro,other-key-free-9876:free`, LOG_LEVEL: 'info' });
@@ -187,8 +188,10 @@ t.test('no log line carries the input', async (t) => {
   const marker = 'SECRET_MARKER_7f3a9c';
   await postJson(repairUrl, { raw_output: `{"${marker}": 1` }, auth);
   await postJson(repairUrl, { content: `not json ${marker}` }, auth);
-  await new Promise((resolve) => setTimeout(resolve, 50)); // logs are flushed once per loop turn
-  const lines = server.stdout().trim().split('\n').map((line) => JSON.parse(line));
+  // Logs are flushed once per loop turn and reach this process through a pipe: wait for the lines.
+  const logged = (): any[] => server.stdout().trim().split('\n').map((line) => JSON.parse(line));
+  await msUntil(10_000, async () => logged().filter((line) => line.msg === 'request' && line.route === 'repair').length >= 2);
+  const lines = logged();
   t.ok(lines.filter((line) => line.msg === 'request' && line.route === 'repair').length >= 2, 'request lines are logged');
   t.match(lines.find((line) => line.msg === 'request' && line.route === 'repair'), {
     requestId: String, status: 200, outcome: String, latencyMs: Number, inputBytes: Number, contract: String,

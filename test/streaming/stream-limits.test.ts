@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
+import { msUntil } from '../helpers/until.js';
 
 const TTL = 600;
 const LIMIT = 4096;
@@ -35,16 +36,39 @@ async function startEnvelope(headers = auth): Promise<{ id: string; expiresAt: n
 const envelopeCode = (body: any): string | undefined => body.metadata?.errors?.[0]?.code;
 const compactCode = (body: any): string | undefined => body.errors?.[0]?.code;
 
+// The server stamps an activity somewhere between sending its request and receiving the answer, so
+// a session is certainly alive for a request answered less than TTL after the previous request was
+// sent. A busy machine can stretch a gap past that; a session that expired in such a gap is the TTL
+// working, not a failure: the attempt starts again (at most three times).
+const ATTEMPTS = 3;
+
 t.test('envelope: alive while pushed to, expired TTL after the last activity', async (t) => {
-  const started = Date.now();
-  const { id, expiresAt } = await startEnvelope();
-  t.ok(expiresAt >= started + TTL && expiresAt <= Date.now() + TTL);
-  for (let i = 0; i < 5; i++) {
-    await sleep(TTL / 3);
-    const { body } = await postJson(at('push'), { session_id: id, chunk: i === 0 ? '[' : `${i},` }, auth);
-    t.equal(body.state?.brace_depth, 1, `push ${i} at ${Date.now() - started} ms`);
+  let id: string | undefined;
+  for (let attempt = 1; id === undefined && attempt <= ATTEMPTS; attempt++) {
+    const startedAt = Date.now();
+    const started = performance.now();
+    const opened = await startEnvelope();
+    t.ok(opened.expiresAt >= startedAt + TTL && opened.expiresAt <= Date.now() + TTL);
+    let previousSent = started;
+    let pushes = 0;
+    for (; pushes < 5; pushes++) {
+      await sleep(TTL / 3);
+      const sent = performance.now();
+      const { body } = await postJson(at('push'), { session_id: opened.id, chunk: pushes === 0 ? '[' : `${pushes},` }, auth);
+      const span = performance.now() - previousSent;
+      previousSent = sent;
+      if (span < TTL || body.state?.brace_depth === 1) {
+        t.equal(body.state?.brace_depth, 1, `push ${pushes} at ${(sent - started).toFixed(0)} ms, ${span.toFixed(0)} ms after the previous request`);
+        continue;
+      }
+      t.equal(envelopeCode(body), 'SESSION_NOT_FOUND', `attempt ${attempt}: a ${span.toFixed(0)} ms gap (over the TTL) let it expire; again`);
+      break;
+    }
+    if (pushes < 5) continue;
+    t.ok(performance.now() - started > 1.5 * TTL, 'the session outlived its TTL by being used');
+    id = opened.id;
   }
-  t.ok(Date.now() - started > 1.5 * TTL, 'the session outlived its TTL by being used');
+  if (id === undefined) return void t.fail(`${ATTEMPTS} attempts each had a gap over the TTL`);
   await sleep(TTL * 2);
   const late = await postJson(at('push'), { session_id: id, chunk: '9]' }, auth);
   t.match(late.body.metadata.errors[0], { code: 'SESSION_NOT_FOUND', severity: 'critical', recoverable: true });
@@ -52,26 +76,41 @@ t.test('envelope: alive while pushed to, expired TTL after the last activity', a
 });
 
 t.test('compact: expired TTL after creation, whatever the activity', async (t) => {
-  const id = newUuid();
-  const started = Date.now();
-  const start = await postJson(at('start'), { sessionId: id }, auth);
-  const expires = Date.parse(start.body.expiresAt);
-  t.ok(expires >= started + TTL && expires <= Date.now() + TTL, 'expiresAt is creation + TTL');
-  await sleep(TTL / 2);
-  t.equal((await postJson(at('push'), { sessionId: id, content: '[1' }, auth)).body.bufferedBytes, 2, 'alive before expiresAt');
-  // An envelope session would now live until TTL after this push; a compact one ends at expiresAt.
-  await sleep(Math.max(0, expires - Date.now()) + 50);
-  const late = await postJson(at('push'), { sessionId: id, content: ']' }, auth);
-  t.match(late.body, { valid: false, errors: [{ code: 'SESSION_NOT_FOUND', recoverable: true }] }, 'activity did not extend it');
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const id = newUuid();
+    const started = Date.now();
+    const start = await postJson(at('start'), { sessionId: id }, auth);
+    const expires = Date.parse(start.body.expiresAt);
+    t.ok(expires >= started + TTL && expires <= Date.now() + TTL, 'expiresAt is creation + TTL');
+    await sleep(TTL / 2);
+    const push = await postJson(at('push'), { sessionId: id, content: '[1' }, auth);
+    // Alive for certain when answered before expiresAt; a push held up past it may find it gone.
+    if (Date.now() >= expires && push.body.bufferedBytes !== 2) {
+      t.match(push.body, { valid: false, errors: [{ code: 'SESSION_NOT_FOUND' }] }, `attempt ${attempt}: the push reached it after expiresAt; again`);
+      continue;
+    }
+    t.equal(push.body.bufferedBytes, 2, 'alive before expiresAt');
+    // An envelope session would now live until TTL after this push; a compact one ends at expiresAt.
+    await sleep(Math.max(0, expires - Date.now()) + 50);
+    const late = await postJson(at('push'), { sessionId: id, content: ']' }, auth);
+    t.match(late.body, { valid: false, errors: [{ code: 'SESSION_NOT_FOUND', recoverable: true }] }, 'activity did not extend it');
+    return;
+  }
+  t.fail(`${ATTEMPTS} attempts each pushed after expiresAt`);
 });
 
 t.test('the sweep frees expired sessions without being asked', async (t) => {
   const expiredBefore = await metric('jsonmend_stream_sessions_ended_total{reason="expired"}');
+  const started = performance.now();
   await startEnvelope();
   await postJson(at('start'), { sessionId: newUuid() }, auth);
   t.equal(await metric('jsonmend_stream_sessions'), 2);
-  await sleep(TTL + 400);
-  t.equal(await metric('jsonmend_stream_sessions'), 0, 'gone within a tick of expiring, untouched');
+  // /metrics does not touch a session: only the sweep can free them. Both were opened after
+  // `started`, so neither may be gone before TTL from then.
+  const ms = await msUntil(20 * TTL, async () => (await metric('jsonmend_stream_sessions')) === 0);
+  const elapsed = performance.now() - started;
+  t.ok(ms < Infinity, `gone untouched, ${elapsed.toFixed(0)} ms after the starts`);
+  t.ok(elapsed >= TTL, 'not before the TTL');
   t.equal(await metric('jsonmend_stream_sessions_ended_total{reason="expired"}'), expiredBefore + 2);
 });
 

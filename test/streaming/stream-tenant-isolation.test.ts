@@ -5,7 +5,9 @@
 // push is not queued behind the whole burst. One worker, the test hooks' sleep marker for work of
 // a known length (server/worker-test-hooks.ts).
 import t from 'tap';
+import { healthStatus } from '../hardening/helpers.js';
 import { bearer, postJson, startServer } from '../helpers/start-server.js';
+import { msUntil } from '../helpers/until.js';
 
 const TENANT = 'isolation-tenant-pro';
 const FREE = ['isolation-free-1', 'isolation-free-2', 'isolation-free-3', 'isolation-free-4'];
@@ -31,6 +33,12 @@ async function start(key: string): Promise<string> {
   return body.session_id;
 }
 
+/** Waits until the whole burst has reached the server (in flight there, or already answered). */
+async function burstArrived(t: { ok(value: unknown, m?: string): unknown }, size: number, answered: () => number): Promise<void> {
+  const inflight = async (): Promise<number> => (await healthStatus(server.url)).body.inflightRequests;
+  t.ok(await msUntil(10_000, async () => (await inflight()) + answered() >= size) < Infinity, 'the burst is in the server');
+}
+
 const push = (key: string, id: string, chunk: string) => postJson(at('push'), { session_id: id, chunk }, bearer(key));
 
 /** The victim's session, open before the load starts. */
@@ -53,7 +61,7 @@ t.test('one pro key: a dozen slow pushes at once; another tenant\'s session surv
     order.push(`tenant ${i}`);
     return answer;
   }));
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await burstArrived(t, sessions.length, () => order.length);
   const mine = await push(VICTIM, victim, ', 3]');
   order.push('victim');
   t.equal(mine.body.state?.json_parseable, false, 'victim: its push answered');
@@ -69,8 +77,9 @@ t.test('one pro key: a dozen slow pushes at once; another tenant\'s session surv
 t.test('four free keys of one tenant, three slow pushes each at once: another tenant\'s session survives', async (t) => {
   const victim = await victimSession(t);
   const sessions = (await Promise.all(FREE.map(async (key) => Promise.all([start(key), start(key), start(key)].map(async (id) => ({ key, id: await id })))))).flat();
-  const load = Promise.all(sessions.map(({ key, id }) => push(key, id, SLOW)));
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  let answered = 0;
+  const load = Promise.all(sessions.map(({ key, id }) => push(key, id, SLOW).finally(() => answered++)));
+  await burstArrived(t, sessions.length, () => answered);
   t.equal((await push(VICTIM, victim, ', 3]')).body.state?.json_parseable, false, 'victim: its push answered');
   const answers = await load;
   t.same(answers.filter((a) => a.body.state === undefined).map((a) => a.body), [], 'every tenant push answered with a state');

@@ -61,7 +61,8 @@ t.test('a push that overruns TASK_TIMEOUT_MS: its worker is stopped and the push
   const slow = await push(a, '"__JSONMEND_TEST_SLEEP_MS=20000__"');
   const elapsed = performance.now() - began;
   t.match(slow.body.metadata.errors[0], { code: 'INTERNAL_ERROR', message: /1000 ms/ });
-  t.ok(elapsed >= 950 && elapsed < 5000, `answered after ${elapsed.toFixed(0)} ms`);
+  // At the deadline, not before; and stopped, not run to its 20 s end.
+  t.ok(elapsed >= 950 && elapsed < 15_000, `answered after ${elapsed.toFixed(0)} ms`);
   t.equal(codeOf((await push(a, '1')).body), 'SESSION_NOT_FOUND');
   t.equal((await push(b, ']')).body.state.json_parseable, true, 'the session on the other worker is fine');
   await postJson(at('finalize'), { session_id: b }, auth);
