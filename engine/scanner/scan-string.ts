@@ -20,6 +20,7 @@ export function startString(s: Scanner, open: number, isKey: boolean, i: number)
   s.strStart = s.at(i);
   s.strRawSeen = false;
   s.strInvalidSeen = false;
+  s.strQuoteSeen = false;
   s.strRawChosenAt = -1;
   if (s.strRawCandidates.length !== 0) s.strRawCandidates.length = 0; // (a slow runtime call: only when needed)
   s.i = i + 1;
@@ -72,7 +73,12 @@ export function scanString(s: Scanner): boolean {
       if (j >= len && !s.final) return hold(s, run, i);
       const inner = j < len ? quoteInsideValue(s, text, j) : 0;
       if (inner < 0) return hold(s, run, i);
-      if (inner === 0 && (j >= len || endsString(s, text, i, j))) {
+      // `"No." "Yes," she said.`: a quoted phrase that words of speech follow is more of the text,
+      // not the next member (which would be a name and its colon).
+      const phrase = inner === 0 && j > i + 1 && j < len && text.charCodeAt(j) === 0x22 && !s.strIsKey && s.stack.length > 0 // "
+        && !s.stack[s.stack.length - 1]!.isArray ? spokenPhraseAt(text, j, s.final) : 0;
+      if (phrase < 0) return hold(s, run, i);
+      if (phrase === 0 && inner === 0 && (j >= len || endsString(s, text, i, j))) {
         if (j < len && !s.concat) fixContainerAround(s, text, i, j);
         finishString(s, text.slice(run, i));
         s.i = i + 1;
@@ -82,7 +88,12 @@ export function scanString(s: Scanner): boolean {
       // the string should have ended before that comma.
       let k = i - 1;
       while (k >= run && isJsonWhitespace(text.charCodeAt(k))) k--;
-      if (k >= run && text.charCodeAt(k) === 0x2c) { // ,
+      // `"Yes," she said`: the quote closes quoted speech when words that name no member follow it.
+      // `, "I will." he said`: a quote right after the comma opens speech unless it opens a name.
+      const speech = k < run || text.charCodeAt(k) !== 0x2c || s.strIsKey || s.stack.length === 0 || s.stack[s.stack.length - 1]!.isArray ? 0 // ,
+        : j > i + 1 ? (j < len ? speechAfterComma(text, j, s.final) : 0) : quotedSpeechAt(text, i, s.final);
+      if (speech < 0) return hold(s, run, i);
+      if (speech === 0 && k >= run && text.charCodeAt(k) === 0x2c) { // ,
         if (nameEndsAtColon(s, text, run, k)) return true;
         // repair: the missing closing quote is supplied before the comma — where the string ends is
         // a guess, so medium confidence
@@ -94,6 +105,7 @@ export function scanString(s: Scanner): boolean {
       if (c === 0x22) { // "
         // repair: a double quote inside the text (`a 24" screen`) is escaped
         s.record('escaped_inner_quote', i);
+        s.strQuoteSeen = true;
       }
       i++;
       continue;
@@ -339,7 +351,35 @@ function quoteInsideValue(s: Scanner, text: string, j: number): number {
   const next = text.charCodeAt(j);
   if ((next !== 0x2c && next !== 0x3a) || s.strIsKey) return 0; // , :
   if (s.stack.length > 0 && s.stack[s.stack.length - 1]!.isArray && (next !== 0x2c || s.policy.stringItems !== true)) return 0;
-  return proseRunsToQuote(text, j + 1, s.strClose, s.final);
+  const runs = proseRunsToQuote(text, j + 1, s.strClose, s.final);
+  if (runs !== 0 || next !== 0x2c || s.stack.length === 0 || s.stack[s.stack.length - 1]!.isArray) return runs; // ,
+  return speechAfterComma(text, j + 1, s.final);
+}
+
+/**
+ * From k, after a candidate closing quote and a comma on either side of it (`"Yes," she said`,
+ * `"I will", he said`) inside an object's string value: quoted speech goes on with words that name
+ * no member, where a member would follow (`"b":`, or a bare name and its `:` or `=`). 1: words that
+ * are no member's name, so the quote was inside the text; 0: a member, or no letter; -1: the window
+ * ends before it shows.
+ */
+function speechAfterComma(text: string, k: number, final: boolean): number {
+  const len = text.length;
+  k = skipBlanks(text, k);
+  if (k >= len) return final ? 0 : -1;
+  const first = text.charCodeAt(k);
+  if (!(isAsciiLetter(first) || first > 0x7f)) return 0; // a letter
+  for (let c = first; isAsciiLetter(c) || c > 0x7f || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x24; c = text.charCodeAt(++k)) { // letter digit _ $
+    if (k >= len) return final ? 0 : -1;
+  }
+  // A word of speech ends at a blank or a mark (`she said`, `he added.`); one glued to anything
+  // else (`u'b'`, a prefixed string) is not prose.
+  const end = text.charCodeAt(k);
+  if (end !== 0x20 && end !== 0x09 && end !== 0x2c && end !== 0x2e && end !== 0x3b && end !== 0x21 && end !== 0x3f) return 0; // space tab , . ; ! ?
+  k = skipBlanks(text, k);
+  if (k >= len) return final ? 0 : -1;
+  const after = text.charCodeAt(k);
+  return after === 0x3a || after === 0x3d ? 0 : 1; // : = (a member's name: the string had ended)
 }
 
 /** From k (just after a `,` or `:` that followed a candidate closing quote): see quoteInsideValue. */
@@ -395,12 +435,62 @@ function endsString(s: Scanner, text: string, i: number, j: number): boolean {
   // A quote at the end of a line: the next line is the next member (`"John"\n  lastName: Smith`) —
   // unless the string already runs over lines (it holds a raw control character) and the next line
   // is more of its text, running on to the real closing quote (`"one\n"two"\nthree", "n": 1`).
+  // So does text that has shown quoted speech when the next line is prose, not a member (`Name:`).
   for (let k = i + 1; k < j; k++) {
     if (text.charCodeAt(k) === 0x0a) { // LF
-      return !(s.controlSeen > s.strStart && !s.strIsKey && proseRunsToQuote(text, j, s.strClose, s.final) === 1);
+      if (s.strIsKey) return true;
+      if (s.controlSeen > s.strStart && proseRunsToQuote(text, j, s.strClose, s.final) === 1) return false;
+      return !(s.strQuoteSeen && !s.stack[s.stack.length - 1]!.isArray && proseLineAt(text, j));
     }
   }
   return false;
+}
+
+/**
+ * The quote at q follows a comma inside an object's string value: 1 when it opens quoted text (its
+ * closing quote, on the same line, is followed by no `:`), 0 when it opens a member name (`"b":`)
+ * or shows neither, -1 when the window ends first.
+ */
+function quotedSpeechAt(text: string, q: number, final: boolean): number {
+  const len = text.length;
+  for (let k = q + 1, end = q + 1 + PROSE_RUN_MAX; k < end; k++) {
+    if (k >= len) return final ? 0 : -1;
+    const c = text.charCodeAt(k);
+    if (c === 0x0a || c === 0x0d || c === 0x5c) return 0; // LF CR \ — not a short quoted phrase
+    if (c !== 0x22) continue; // "
+    const m = skipBlanks(text, k + 1);
+    if (m >= len) return final ? 0 : -1;
+    return text.charCodeAt(m) === 0x3a ? 0 : k > q + 1 ? 1 : 0; // : — a name; "" — nothing quoted
+  }
+  return 0;
+}
+
+/**
+ * The quote at q opens a phrase on the same line whose closing quote is followed by a blank and
+ * words of speech (`"Yes," she said`): 1; a name (`"b":`), a value, or neither: 0; -1 when the
+ * window ends first.
+ */
+function spokenPhraseAt(text: string, q: number, final: boolean): number {
+  const len = text.length;
+  for (let k = q + 1, end = q + 1 + PROSE_RUN_MAX; k < end; k++) {
+    if (k >= len) return final ? 0 : -1;
+    const c = text.charCodeAt(k);
+    if (c === 0x0a || c === 0x0d || c === 0x5c) return 0; // LF CR \ — not a short quoted phrase
+    if (c !== 0x22) continue; // "
+    if (k === q + 1 || k + 1 >= len) return k + 1 >= len && !final ? -1 : 0;
+    const blank = text.charCodeAt(k + 1);
+    return blank === 0x20 || blank === 0x09 ? speechAfterComma(text, k + 1, final) : 0; // space tab
+  }
+  return 0;
+}
+
+/** A line of prose at j: a word and more words, no member name (`name:`) and no structure first. */
+function proseLineAt(text: string, j: number): boolean {
+  const first = text.charCodeAt(j);
+  if (!(isAsciiLetter(first) || first > 0x7f) || bareNameAt(text, j)) return false; // a letter
+  let k = j;
+  while (k < text.length && (isAsciiLetter(text.charCodeAt(k)) || text.charCodeAt(k) > 0x7f)) k++;
+  return text.charCodeAt(k) === 0x20; // space: a second word follows
 }
 
 /** `name:` (an identifier, blanks, a colon) at j. */

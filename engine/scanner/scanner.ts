@@ -137,6 +137,8 @@ export class Scanner {
   readonly strRawCandidates: number[] = [];
   /** The string has shown a backslash JSON has no escape for (not only a `\b`/`\f` before a letter). */
   strInvalidSeen = false;
+  /** The string has shown an unescaped inner quote (quoted speech, a title): it is text that may run over lines. */
+  strQuoteSeen = false;
   /** Input offset of the first `\b`/`\f` before a letter read as a raw backslash in the string; -1 none. */
   strRawChosenAt = -1;
   /**

@@ -120,7 +120,8 @@ t.test('the openai client streams and assembles the healed tool calls and JSON c
   const stream = client.chat.completions.stream({ model: 'tools', n: 2, messages: [{ role: 'user', content: 'go' }], tools: TOOLS });
   const final = await stream.finalChatCompletion();
   t.equal(final.choices[0]!.message.tool_calls![0]!.type === 'function' && final.choices[0]!.message.tool_calls![0]!.function.arguments, '{"city":"Paris","days":3}');
-  t.equal(final.choices[1]!.message.tool_calls![0]!.type === 'function' && final.choices[1]!.message.tool_calls![0]!.function.arguments, '{"city":"Rome","days":2}');
+  // Cut inside the number (`2` may have been `20`): with the tool's schema the cut member is dropped.
+  t.equal(final.choices[1]!.message.tool_calls![0]!.type === 'function' && final.choices[1]!.message.tool_calls![0]!.function.arguments, '{"city":"Rome"}');
   const fenced = '```json\n{"name": "Ada", "tags": ["x", "y",],}\n```';
   upstream.script('json', (_req, res) => writeSse(res, [sseText(streamChunks([{ content: fenced }], smallPieces, 'json'))]));
   const content = await client.chat.completions.stream({ model: 'json', messages: [], response_format: { type: 'json_object' } }).finalContent();

@@ -54,7 +54,8 @@ t.test('envelope: alive while pushed to, expired TTL after the last activity', a
     for (; pushes < 5; pushes++) {
       await sleep(TTL / 3);
       const sent = performance.now();
-      const { body } = await postJson(at('push'), { session_id: opened.id, chunk: pushes === 0 ? '[' : `${pushes},` }, auth);
+      // (A lone `[` is held until the next character shows it is no `[TOOL_CALLS]` marker: `[0,` is read at once.)
+      const { body } = await postJson(at('push'), { session_id: opened.id, chunk: pushes === 0 ? '[0,' : `${pushes},` }, auth);
       const span = performance.now() - previousSent;
       previousSent = sent;
       if (span < TTL || body.state?.brace_depth === 1) {
