@@ -56,38 +56,42 @@ export function findRetraction(text: string): Retraction | null {
   let wordEnd = -1;
   let strong = false;
   let cut = false;
-  // Line starts are followed forward (each line break found once), and a retraction's text before
-  // it on its line is looked at only when short: a long line with many such words costs its length.
-  let lineStart = text.lastIndexOf('\n', firstOpen) + 1;
-  let nextBreak = text.indexOf('\n', firstOpen);
-  if (nextBreak < 0) nextBreak = text.length;
-  RETRACTION.lastIndex = firstOpen + 1;
-  for (let m = RETRACTION.exec(text); m !== null; m = RETRACTION.exec(text)) {
-    while (nextBreak < m.index) {
-      lineStart = nextBreak + 1;
-      nextBreak = text.indexOf('\n', lineStart);
-      if (nextBreak < 0) nextBreak = text.length;
+  // Line by line (each line break found once); a member line of the answer (`"note": "…"`, the bulk
+  // of a pretty-printed answer) is skipped without being searched: a retraction there retracts
+  // nothing. A retraction's text before it on its line is looked at only when short: a long line
+  // with many such words costs its length.
+  for (let lineStart = text.lastIndexOf('\n', firstOpen) + 1; lineStart <= text.length;) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = text.length;
+    if (!memberLine(text, lineStart, lineEnd)) {
+      // From just after the first opener on its line (`\b` sees the same neighbours as in `text`).
+      const from = Math.max(lineStart, firstOpen);
+      const segmentAt = Math.max(lineStart, firstOpen + 1);
+      const segment = text.slice(segmentAt, lineEnd);
+      RETRACTION.lastIndex = 0;
+      for (let m = RETRACTION.exec(segment); m !== null; m = RETRACTION.exec(segment)) {
+        const index = segmentAt + m.index;
+        if (index - from > PREFIX_MAX) continue;
+        const prefix = text.slice(from, index);
+        let start: number;
+        if ((m[1] !== undefined ? AFTER_CLOSER : PROSE_AFTER_CLOSER).test(prefix)) start = index;
+        else if (lineStart <= firstOpen) continue;
+        else if (m[1] !== undefined ? LEAD_IN.test(prefix) : !/["'{[\]}]/.test(prefix)) start = lineStart;
+        // A line of JSON (`"note": "actually …"`) or of prose that uses the word retracts nothing.
+        else continue;
+        at = start;
+        after = lineEnd;
+        wordEnd = index + m[0].length;
+        strong = m[1] !== undefined && STRONG.test(m[1]);
+        const line = text.slice(start, lineEnd);
+        cut = CUT_WORDS.test(line);
+        // `Wait, correction: {"a": 2}`: the later answer starts on the retraction's line.
+        const opener = firstOpener(line, index - start);
+        if (opener >= 0) after = start + opener;
+        break;
+      }
     }
-    const lineEnd = nextBreak;
-    const from = Math.max(lineStart, firstOpen);
-    if (m.index - from > PREFIX_MAX) continue;
-    const prefix = text.slice(from, m.index);
-    let start: number;
-    if ((m[1] !== undefined ? AFTER_CLOSER : PROSE_AFTER_CLOSER).test(prefix)) start = m.index;
-    else if (lineStart <= firstOpen) continue;
-    else if (m[1] !== undefined ? LEAD_IN.test(prefix) : !/["'{[\]}]/.test(prefix)) start = lineStart;
-    // A line of JSON (`"note": "actually …"`) or of prose that uses the word retracts nothing.
-    else continue;
-    RETRACTION.lastIndex = lineEnd;
-    at = start;
-    after = lineEnd;
-    wordEnd = m.index + m[0].length;
-    strong = m[1] !== undefined && STRONG.test(m[1]);
-    const line = text.slice(start, lineEnd);
-    cut = CUT_WORDS.test(line);
-    // `Wait, correction: {"a": 2}`: the later answer starts on the retraction's line.
-    const opener = firstOpener(line, m.index - start);
-    if (opener >= 0) after = start + opener;
+    lineStart = lineEnd + 1;
   }
   if (at < 0) return null;
   // The answer before the retraction closed there; or it was cut, and the retraction says so.
@@ -121,6 +125,14 @@ export function correctedAnswer(text: string, retraction: Retraction, first: Rep
     return successResponse(first.repaired, [...m.syntax_repairs, undecided], m.schema_repairs, warnings);
   }
   return null;
+}
+
+/** A line whose first character past blanks is a quote: a member of the answer, not prose. */
+function memberLine(text: string, from: number, end: number): boolean {
+  let k = from;
+  while (k < end && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++; // space tab
+  const c = text.charCodeAt(k);
+  return k < end && (c === 0x22 || c === 0x27); // " '
 }
 
 /** The first `{` or `[` at or after `from`; -1 none. */
