@@ -6,6 +6,8 @@
 // given again carries its last value, as JSON.parse reads it). Null when the answer lacks something
 // committed (another value, a member dropped): heal-json.ts settle keeps the committed value then.
 
+import { escapedText } from './growing-string.js';
+
 /**
  * The text that completes `committed` (canonical JSON cut between members or inside a string, closed by `closer`) into
  * a text whose value is `answer`, or null when no such text starts with `committed`.
@@ -68,7 +70,7 @@ function completeObject(shown: Record<string, unknown>, answer: Record<string, u
       const was = shown[name] as string;
       const now = answer[name];
       // The string goes on where the committed text stopped; one the answer changed is closed and given again.
-      if (typeof now === 'string' && now.startsWith(was)) text = JSON.stringify(now.slice(was.length)).slice(1);
+      if (typeof now === 'string' && now.startsWith(was)) text = escapedText(now.slice(was.length)) + '"';
       else {
         text = '"';
         // repair: the answer's value for the name is written again after the one begun: the last counts

@@ -446,23 +446,36 @@ function endsString(s: Scanner, text: string, i: number, j: number): boolean {
   return false;
 }
 
+/** phraseEnd's answers besides an index: no short quoted phrase opens here; the window ends first. */
+const NO_PHRASE = -1;
+const MORE_TEXT = -2;
+
+/**
+ * The closing quote of the short phrase the quote at q opens on its line (within PROSE_RUN_MAX, no
+ * escape), or NO_PHRASE, or MORE_TEXT when the window ends first.
+ */
+function phraseEnd(text: string, q: number, final: boolean): number {
+  const len = text.length;
+  for (let k = q + 1, end = q + 1 + PROSE_RUN_MAX; k < end; k++) {
+    if (k >= len) return final ? NO_PHRASE : MORE_TEXT;
+    const c = text.charCodeAt(k);
+    if (c === 0x0a || c === 0x0d || c === 0x5c) return NO_PHRASE; // LF CR \ — not a short quoted phrase
+    if (c === 0x22) return k; // "
+  }
+  return NO_PHRASE;
+}
+
 /**
  * The quote at q follows a comma inside an object's string value: 1 when it opens quoted text (its
  * closing quote, on the same line, is followed by no `:`), 0 when it opens a member name (`"b":`)
  * or shows neither, -1 when the window ends first.
  */
 function quotedSpeechAt(text: string, q: number, final: boolean): number {
-  const len = text.length;
-  for (let k = q + 1, end = q + 1 + PROSE_RUN_MAX; k < end; k++) {
-    if (k >= len) return final ? 0 : -1;
-    const c = text.charCodeAt(k);
-    if (c === 0x0a || c === 0x0d || c === 0x5c) return 0; // LF CR \ — not a short quoted phrase
-    if (c !== 0x22) continue; // "
-    const m = skipBlanks(text, k + 1);
-    if (m >= len) return final ? 0 : -1;
-    return text.charCodeAt(m) === 0x3a ? 0 : k > q + 1 ? 1 : 0; // : — a name; "" — nothing quoted
-  }
-  return 0;
+  const k = phraseEnd(text, q, final);
+  if (k < 0) return k === MORE_TEXT ? -1 : 0;
+  const m = skipBlanks(text, k + 1);
+  if (m >= text.length) return final ? 0 : -1;
+  return text.charCodeAt(m) === 0x3a ? 0 : k > q + 1 ? 1 : 0; // : — a name; "" — nothing quoted
 }
 
 /**
@@ -471,17 +484,11 @@ function quotedSpeechAt(text: string, q: number, final: boolean): number {
  * window ends first.
  */
 function spokenPhraseAt(text: string, q: number, final: boolean): number {
-  const len = text.length;
-  for (let k = q + 1, end = q + 1 + PROSE_RUN_MAX; k < end; k++) {
-    if (k >= len) return final ? 0 : -1;
-    const c = text.charCodeAt(k);
-    if (c === 0x0a || c === 0x0d || c === 0x5c) return 0; // LF CR \ — not a short quoted phrase
-    if (c !== 0x22) continue; // "
-    if (k === q + 1 || k + 1 >= len) return k + 1 >= len && !final ? -1 : 0;
-    const blank = text.charCodeAt(k + 1);
-    return blank === 0x20 || blank === 0x09 ? speechAfterComma(text, k + 1, final) : 0; // space tab
-  }
-  return 0;
+  const k = phraseEnd(text, q, final);
+  if (k < 0) return k === MORE_TEXT ? -1 : 0;
+  if (k === q + 1 || k + 1 >= text.length) return k + 1 >= text.length && !final ? -1 : 0;
+  const blank = text.charCodeAt(k + 1);
+  return blank === 0x20 || blank === 0x09 ? speechAfterComma(text, k + 1, final) : 0; // space tab
 }
 
 /** A line of prose at j: a word and more words, no member name (`name:`) and no structure first. */
