@@ -100,7 +100,7 @@ function rereadWithoutRoot(first: Scanner, input: string, fenceStart: number): S
   }
   // The only JSON was a fragment read as prose: read it as JSON.
   if (seen.skippedFragment) return scan(input, { ...FIRST_READING, proseUntil: fenceStart, inlineFragmentsAreProse: false });
-  return first.tooDeep ? null : membersAnswer(input) ?? bareMembersAnswer(input) ?? scalarAnswer(input);
+  return first.tooDeep ? null : membersAnswer(input) ?? bareLinesAnswer(input) ?? bareMembersAnswer(input) ?? scalarAnswer(input);
 }
 
 /**
@@ -115,6 +115,47 @@ function membersAnswer(input: string): Scanner | null {
   // repair: prose before members whose `{` is missing is dropped
   const answer = scan(input, FIRST_READING, at, input.length, firstNonBlank(input, 0));
   return answer.roots.length > 0 && !answer.tooDeep ? answer : null;
+}
+
+// One member on a line with a bare name (`age: 30`); a value of at most 200 characters.
+const BARE_MEMBER_ONE = /[ \t]*[A-Za-z_$][\w$-]{0,60}[ \t]*:[ \t]*\S[^\n]{0,200}$/y;
+// A line that only closes an object.
+const CLOSER_LINE = /[ \t]*\}[ \t]*[.;]?[ \t]*$/y;
+
+/**
+ * A scanner that has read `key: value` lines closed by a `}` on a line of its own as one object
+ * (`name: John⏎age: 30⏎}`: the model left out the `{`, the closer shows the lines were an object),
+ * or null. A first line that ends in a colon (`Here it is:`) is prose. Each line is looked at once.
+ */
+function bareLinesAnswer(input: string): Scanner | null {
+  let at = firstNonBlank(input, 0);
+  let lineEnd = input.indexOf('\n', at);
+  if (lineEnd > 0 && /:\s*$/.test(input.slice(at, lineEnd))) at = firstNonBlank(input, lineEnd + 1);
+  const start = at;
+  let members = 0;
+  for (;;) {
+    lineEnd = input.indexOf('\n', at);
+    const line = input.slice(at, lineEnd < 0 ? input.length : lineEnd).replace(/\r$/, '');
+    CLOSER_LINE.lastIndex = 0;
+    if (members > 0 && CLOSER_LINE.test(line)) {
+      const end = at + line.indexOf('}') + 1;
+      const answer = new Scanner(FIRST_READING, start - 1);
+      // repair: prose before the members is dropped
+      if (start > firstNonBlank(input, 0)) answer.log.record('stripped_leading_text', firstNonBlank(input, 0));
+      // repair: the `{` the lines need is supplied — a reading, not a certainty: medium
+      answer.log.record('inserted_missing_opening_bracket', start);
+      answer.feed(`{${input.slice(start, end)}`, true);
+      // repair: text after the closer is dropped
+      if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end);
+      const value = answer.roots[0];
+      return answer.roots.length === 1 && !answer.tooDeep && value !== null && typeof value === 'object' && !Array.isArray(value) ? answer : null;
+    }
+    BARE_MEMBER_ONE.lastIndex = 0;
+    if (!BARE_MEMBER_ONE.test(line)) return null;
+    members++;
+    if (lineEnd < 0) return null;
+    at = lineEnd + 1;
+  }
 }
 
 /**

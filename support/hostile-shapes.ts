@@ -69,6 +69,10 @@ export const HOSTILE_SHAPES: readonly HostileShape[] = [
   { name: 'numbers-odd', make: (size) => '[' + '1e999, -., 0x1, '.repeat(Math.ceil(size / 16)) + ']' },
   { name: 'think-tags', make: repeat('<think>{</think>') },
   { name: 'sentences-after-fence', make: (size) => '```json\n{"a": 1}\n```\n' + 'Anything else? '.repeat(Math.ceil(size / 15)) },
+  // bare `key: value` lines with no brace (read again as an object's lines), and a root array's
+  // comma followed by items that never reach their `]`
+  { name: 'bare-member-lines', make: repeat('name: John Smith: \t  \n') },
+  { name: 'root-array-comma-items', make: (size) => '[1], ' + '2, "x", '.repeat(Math.ceil(size / 8)) },
 ];
 
 /** A schema the hostile shapes rarely fit: the schema paths then read every candidate. */

@@ -262,11 +262,11 @@ export function holdsJsonValue(text: string, from: number, to: number): boolean 
 }
 
 /** A `key: value` line: a name, a colon and one scalar (a number, a literal, a quoted string or one word). */
-const MEMBER_LINE = /^[ \t]*(?:[-*][ \t]+)?["']?[A-Za-z_][\w -]{0,40}["']?[ \t]*:[ \t]*(?:(-?\d[\d.eE+-]*|true|false|null|True|False|None|"[^"\n]*"|'[^'\n]*')|[A-Za-z_][\w-]*)[ \t]*,?[ \t]*\r?$/gm;
+const MEMBER_LINE = /^[ \t]*(?:[-*][ \t]+)?["']?([A-Za-z_][\w -]{0,40})["']?[ \t]*:[ \t]*(?:(-?\d[\d.eE+-]*|true|false|null|True|False|None|"[^"\n]*"|'[^'\n]*')|[A-Za-z_][\w-]*)[ \t]*,?[ \t]*\r?$/gm;
 
 /**
  * Whether text[from, to) holds `key: value` lines, YAML-like members: one whose value is a number,
- * literal or quoted string, or two of one word each. Only the first VALUE_SEARCH_MAX characters.
+ * literal or quoted string, or whose name is one identifier (`name: John`), or two of one word each. Only the first VALUE_SEARCH_MAX characters.
  */
 export function holdsMemberLines(text: string, from: number, to: number): boolean {
   const end = Math.min(to, text.length, from + VALUE_SEARCH_MAX);
@@ -275,7 +275,8 @@ export function holdsMemberLines(text: string, from: number, to: number): boolea
   let words = 0;
   MEMBER_LINE.lastIndex = 0;
   for (let m = MEMBER_LINE.exec(span); m !== null; m = MEMBER_LINE.exec(span)) {
-    if (m[1] !== undefined || ++words >= 2) return true;
+    // a scalar value, or a name that is one identifier (`status: ok`, not `Short answer: yes`)
+    if (m[2] !== undefined || !/[ -]/.test(m[1]!.trimEnd()) || ++words >= 2) return true;
   }
   return false;
 }

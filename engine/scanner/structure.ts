@@ -329,6 +329,11 @@ export function afterRoot(s: Scanner, c: number): boolean {
       break;
     }
   }
+  if (s.rootCommaPos >= 0 && s.roots.length === 1 && Array.isArray(s.roots[0]) && startsScalar(s.text, i)) {
+    const items = itemsThenCloser(s.text, i, s.final);
+    if (items < 0) return false;
+    if (items > 0) return reopenRootArray(s, i);
+  }
   if (s.rootCommaPos >= 0 && s.roots.length === 1 && startsScalar(s.text, i)) {
     const first = s.roots[0];
     if (first === null || typeof first !== 'object') {
@@ -345,8 +350,8 @@ export function afterRoot(s: Scanner, c: number): boolean {
       return true;
     }
   }
-  // repair: text after the JSON is dropped. A value after the root's comma (`[1, 2], 3]`) was
-  // likely meant to be part of it: low confidence; a JSON value of its own (`{"a": 1} or {"a":
+  // repair: text after the JSON is dropped. A value after the root's comma that no `]` ends (`[1,
+  // 2], 3`) was likely meant to be part of it: low confidence; a JSON value of its own (`{"a": 1} or {"a":
   // 2}`) means the answer was chosen among values: medium
   const other = s.rootCommaPos >= 0 && startsScalar(s.text, i) ? 'low'
     : holdsJsonValue(s.text, i, s.text.length) || isLoneScalar(s.text, i) ? 'medium' : 'high';
@@ -487,6 +492,62 @@ function reopenArray(s: Scanner, i: number, bracket: boolean): boolean {
     return true;
   }
   s.i = i + 1; // the bracket's items are the array's own
+  return true;
+}
+
+/**
+ * Scalars separated by commas from i, then a `]` and nothing but white space to the end (`3, 4]`):
+ * 1; 0 when the text is anything else; -1 when more input is needed. Looks ITEM_AHEAD characters
+ * at most, so a reply that keeps on costs nothing more.
+ */
+function itemsThenCloser(text: string, i: number, final: boolean): number {
+  const stop = Math.min(text.length, i + ITEM_AHEAD);
+  let j = i;
+  for (;;) {
+    const c = text.charCodeAt(j);
+    if (c === 0x22 || c === 0x27) { // " '
+      j++;
+      while (j < stop && text.charCodeAt(j) !== c && text.charCodeAt(j) !== 0x0a) j += text.charCodeAt(j) === 0x5c ? 2 : 1; // \ LF
+      if (j >= stop) return stop < text.length || final ? 0 : -1;
+      if (text.charCodeAt(j) !== c) return 0;
+      j++;
+    } else {
+      const start = j;
+      while (j < stop && /[\w.+-]/.test(text[j]!)) j++;
+      if (j === start) return j >= stop && !final && stop === text.length ? -1 : 0;
+    }
+    while (j < stop && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++; // space tab
+    if (j >= stop) return stop < text.length || final ? 0 : -1;
+    const d = text.charCodeAt(j);
+    if (d === 0x5d) break; // ]
+    if (d !== 0x2c) return 0; // ,
+    j++;
+    while (j < stop && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++; // space tab
+    if (j >= stop) return stop < text.length || final ? 0 : -1;
+  }
+  for (j++; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return 0; // space tab LF CR
+    if (j - i > ITEM_AHEAD) return 0;
+  }
+  return final ? 1 : -1;
+}
+
+/**
+ * `[1, 2], 3]`: items and a `]` follow the root array's closer and a comma, so that closer came
+ * too early. No nesting is invented: the array is opened again and the items join it. A reading
+ * chosen (the items could have been a value of their own): medium.
+ */
+function reopenRootArray(s: Scanner, i: number): boolean {
+  // repair: the early closer is dropped
+  s.log.doubt('removed_extra_closing_bracket', s.rootClosePos, 'medium');
+  if (s.sink !== null) s.sink.diverge();
+  s.stack.push({ container: s.roots[0] as unknown[], isArray: true, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false, tuple: false });
+  s.afterComma = true;
+  s.commaPos = s.rootCommaPos;
+  s.rootCommaPos = -1;
+  s.phase = VALUE;
+  s.i = i;
   return true;
 }
 

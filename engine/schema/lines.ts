@@ -181,12 +181,24 @@ function valueOf(text: string, e: Effective | null, model: SchemaModel): unknown
   return scalarOf(t, e);
 }
 
-/** A list's items: split at commas, a last `and`/`or` taken off. */
+/**
+ * A list's items: split at commas, a last `and`/`or` taken off; in a list of short items the last
+ * one's `and`/`or` joins two items (`red, green and blue`), as a reader of the sentence reads it.
+ */
 function splitList(text: string): string[] {
   const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (items.length > 1) items[items.length - 1] = items[items.length - 1]!.replace(/^(?:and|or)\s+/i, '');
+  if (items.length > 1) {
+    const last = items[items.length - 1]!.replace(/^(?:and|or)\s+/i, '');
+    const joined = items.every((item) => item.length <= SHORT_ITEM) ? LAST_TWO.exec(last) : null;
+    if (joined !== null) items.splice(items.length - 1, 1, joined[1]!, joined[2]!);
+    else items[items.length - 1] = last;
+  }
   return items;
 }
+
+// `green and blue`: two items of one to three words joined by `and`/`or`/`&`
+const LAST_TWO = /^((?:\S+ ){0,2}\S+) (?:and|or|&) ((?:\S+ ){0,2}\S+)$/i;
+const SHORT_ITEM = 40;
 
 /**
  * One value's text: JSON when it is JSON (`30`, `"Ann"`, `true`, `[1, 2]`), quotes taken off a

@@ -35,8 +35,33 @@ t.test('key: value lines before a brace are data: never stripped at high', (t) =
   t.end();
 });
 
+t.test('one line of `name: value` before a brace is data too', async (t) => {
+  for (const line of ['name: John', 'status: ok', 'city: "Paris"', 'age: 30']) {
+    const r = repair(`${line}\n{"x": 1}`);
+    t.not(r.metadata.confidence, 'high', line);
+    t.ok(r.metadata.warnings.some((w) => w.code === 'VALUES_LEFT_OUT'), `${line}: the left-out line is named`);
+  }
+  // an introduction is prose: nothing left out
+  for (const intro of ['Here is the result:', 'Short answer: yes', 'Sure! Here it is.']) {
+    const r = repair(`${intro}\n{"x": 1}`);
+    t.equal(r.metadata.confidence, 'high', intro);
+  }
+});
+
+t.test('`key: value` lines closed by a `}` are one object whose `{` was left out', (t) => {
+  const value = fc.oneof(fc.integer({ min: 0, max: 999 }).map((n) => [String(n), n] as const), fc.constantFrom(['true', true] as const, ['"Paris"', 'Paris'] as const, ['John', 'John'] as const));
+  fc.assert(fc.property(fc.uniqueArray(fc.tuple(key, value), { minLength: 1, maxLength: 4, selector: ([k]) => k }), fc.constantFrom('', 'Here it is:\n'), fc.boolean(),
+    (members, intro, commas) => {
+      const text = `${intro}${members.map(([k, [v]]) => `${k}: ${v}`).join(commas ? ',\n' : '\n')}\n}`;
+      const r = repair(text);
+      return r.success && same(r.repaired, Object.fromEntries(members.map(([k, [, v]]) => [k, v]))) && r.metadata.confidence !== 'high' &&
+        streamedEqual(text, 3);
+    }), { seed: SEED, numRuns: 150 });
+  t.end();
+});
+
 t.test('comments around a `+` still join the strings', (t) => {
-  const around = fc.constantFrom('', ' ', ' /* c */ ', ' // note\n', '\n# note\n', '/**/');
+  const around = fc.constantFrom('', ' ', ' /* c */ ', ' // note\n', '\n# note\n', '/**/', ' <!-- c --> ');
   fc.assert(fc.property(word, word, around, around, (a, b, before, after) => {
     const text = `{"k": "${a}"${before}+${after}"${b}"}`;
     const r = repair(text);
@@ -90,6 +115,17 @@ t.test("an array's early `]` invents no nesting", (t) => {
     const want = { k: [...a, ...(bracketed ? b : [b[0]])], z: 1 };
     return r.success && same(r.repaired, want) && r.metadata.confidence === 'medium';
   }), { seed: SEED, numRuns: 200 });
+  t.test("the root array's early `]`: the items after its comma join it", (t) => {
+    fc.assert(fc.property(items, items, fc.constantFrom('', '\n'), (a, b, end) => {
+      const text = `[${a.join(', ')}], ${b.join(', ')}]${end}`;
+      const r = repair(text);
+      return r.success && same(r.repaired, [...a, ...b]) && r.metadata.confidence === 'medium' && streamedEqual(text, 2);
+    }), { seed: SEED, numRuns: 150 });
+    // without the `]` the items may be a value of their own: dropped, and said
+    const r = repair('[1, 2], 3');
+    t.not(r.metadata.confidence, 'high');
+    t.end();
+  });
   t.test('rows of an array: a bracket of scalars after the early closer is one more row', async (t) => {
     const r = repair('{"rows": [["a", "b"], ["c", "d"]], ["e", "f"]]}');
     t.same(r.repaired, { rows: [['a', 'b'], ['c', 'd'], ['e', 'f']] });

@@ -108,6 +108,16 @@ t.test('a one-line list after a label splits at its commas', (t) => {
   t.end();
 });
 
+t.test('in a list of short items the last `and`/`or` joins two items (`red, green and blue`)', (t) => {
+  const short = fc.array(word.filter((w) => w !== 'and' && w !== 'or'), { minLength: 1, maxLength: 2 }).map((w) => w.join(' '));
+  fc.assert(fc.property(fc.array(short, { minLength: 3, maxLength: 6 }), fc.constantFrom(' and ', ', and ', ' or ', ' & '), (items, join) => {
+    const line = `${items.slice(0, -1).join(', ')}${join}${items[items.length - 1]}`;
+    const r = repair(`Tags: ${line}`, { schema: { type: 'array', items: { type: 'string' } } });
+    return r.success && JSON.stringify(r.repaired) === JSON.stringify(items) && r.metadata.confidence !== 'high';
+  }), { seed: SEED, numRuns: 200 });
+  t.end();
+});
+
 t.test('named cases', (t) => {
   const person = {
     type: 'object', required: ['name'],
