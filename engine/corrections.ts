@@ -56,14 +56,14 @@ export function findRetraction(text: string): Retraction | null {
   let wordEnd = -1;
   let strong = false;
   let cut = false;
-  // Line by line (each line break found once); a member line of the answer (`"note": "…"`, the bulk
-  // of a pretty-printed answer) is skipped without being searched: a retraction there retracts
-  // nothing. A retraction's text before it on its line is looked at only when short: a long line
-  // with many such words costs its length.
+  // Line by line: the first opener's line whatever it holds; after it PROSE_LINE passes over the
+  // answer's own lines (`"note": "…"`, `year: 1840,`, the bulk of a pretty-printed answer) without
+  // searching them: a retraction there retracts nothing. A retraction's text before it on its line
+  // is looked at only when short: a long line with many such words costs its length.
   for (let lineStart = text.lastIndexOf('\n', firstOpen) + 1; lineStart <= text.length;) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd < 0) lineEnd = text.length;
-    if (!memberLine(text, lineStart, lineEnd)) {
+    {
       // From just after the first opener on its line (`\b` sees the same neighbours as in `text`).
       const from = Math.max(lineStart, firstOpen);
       const segmentAt = Math.max(lineStart, firstOpen + 1);
@@ -91,7 +91,11 @@ export function findRetraction(text: string): Retraction | null {
         break;
       }
     }
-    lineStart = lineEnd + 1;
+    if (lineEnd >= text.length) break;
+    PROSE_LINE.lastIndex = lineEnd;
+    const next = PROSE_LINE.exec(text);
+    if (next === null) break;
+    lineStart = next.index + 1;
   }
   if (at < 0) return null;
   // The answer before the retraction closed there; or it was cut, and the retraction says so.
@@ -127,13 +131,16 @@ export function correctedAnswer(text: string, retraction: Retraction, first: Rep
   return null;
 }
 
-/** A line whose first character past blanks is a quote: a member of the answer, not prose. */
-function memberLine(text: string, from: number, end: number): boolean {
-  let k = from;
-  while (k < end && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x09)) k++; // space tab
-  const c = text.charCodeAt(k);
-  return k < end && (c === 0x22 || c === 0x27); // " '
-}
+/**
+ * The line break before a line that is not the answer's, so may hold a retraction.
+ * The answer's lines are passed over: a line whose first character past blanks is a quote
+ * (`"note": "…"`); a bracket and commas (`},`); a blank line; a member with a bare name whose value
+ * starts like JSON (a quote, digit, sign, opener or a literal) and that closes nothing
+ * (`year: 1840,`, `tags: [`) — unless the name is a retraction word (`Correction: {…}`).
+ * Pretty-printed answers are mostly such lines; one regular expression passes over them natively,
+ * at a fraction of the cost of a call per line.
+ */
+const PROSE_LINE = /\n(?![ \t]*(?:["'][^\n]*|[{}[\]][ ,\r]*|\r?|(?!(?:correction|corrected|wait|actually|update[ds]?|oops|sorry|revised)[ \t]*:)[A-Za-z_$][\w$]*[ \t]*:[ \t]*(?:["'[{\d-]|(?:true|false|null|none)(?!\w))[^\n}\]]*)(?:\n|$))/gi;
 
 /** The first `{` or `[` at or after `from`; -1 none. */
 function firstOpener(text: string, from: number): number {

@@ -132,3 +132,16 @@ t.test('named cases, and a stream answers as repair()', (t) => {
   t.ok(undecided.metadata.warnings.some((w) => w.code === 'CORRECTION_NOT_APPLIED'));
   t.end();
 });
+
+t.test("the answer's own lines are passed over, a prose line with a bare label is still read", async (t) => {
+  // a pretty-printed answer with bare names: its lines hold retraction words as values, not retractions
+  const quiet = repair('{\n  note: "wait for it",\n  status: "updated",\n  count: 3,\n  done: true\n}');
+  t.notOk(quiet.metadata.syntax_repairs.some((d) => d.type === 'selected_corrected_answer'), 'no retraction inside the answer');
+  // a labelled line of prose after a cut answer retracts it
+  const cut = repair('{"a": 1, "b": "x\nNote: the output got cut off, here is the complete JSON:\n{"a": 1, "b": "xyz"}');
+  t.same(cut.repaired, { a: 1, b: 'xyz' });
+  t.equal(cut.metadata.confidence, 'medium');
+  // a retraction word as a label, with the new answer on its line
+  const labelled = repair('{\n  a: 1,\n  b: true\n}\nUpdate: {"a": 2, "b": false}');
+  t.same(labelled.repaired, { a: 2, b: false });
+});
