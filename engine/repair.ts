@@ -64,7 +64,7 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
   }
   if (corrections && (!first.success || first.metadata.syntax_repairs.length > 0)) {
     // A reply that retracts its answer and writes another (corrections.ts).
-    const retraction = findRetraction(read);
+    const retraction = findRetraction(read, first.success && oneValue(first));
     if (retraction !== null) {
       // What follows the last retraction is read once, and not searched for retractions again.
       const later = shifted(repairText(read.slice(retraction.after), options, false), retraction.after);
@@ -73,6 +73,18 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
     }
   }
   return leftOut(aligned(read, first, options));
+}
+
+/**
+ * The first reading found one value and nothing after it, and read no value in the prose before
+ * it: no second value, no trailing text dropped, no JSON in the leading prose.
+ */
+function oneValue(first: RepairResponse): boolean {
+  for (const d of first.metadata.syntax_repairs) {
+    if (d.type === 'wrapped_multiple_values' || d.type === 'stripped_trailing_text') return false;
+    if (d.type === 'stripped_leading_text' && d.confidence !== 'high') return false;
+  }
+  return !first.metadata.warnings.some((w) => w.code === 'VALUES_LEFT_OUT' || w.code === 'SEVERAL_ANSWERS');
 }
 
 /** A response read from a piece of the input that starts at `offset`, with positions in the whole input. */
