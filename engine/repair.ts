@@ -50,7 +50,12 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
     } finally {
       Error.stackTraceLimit = traceLimit;
     }
-    if (parsed && SUSPECT.test(text)) parsed = !(EXPONENT_300.test(text) && hasNonFinite(value)) && !hasRawBackslash(value);
+    // Valid JSON that JSON.parse reads wrong: an exponent past a double's range (Infinity), or `\b`
+    // `\f` before a letter (LaTeX's `\beta`, `\frac` written with one backslash). Each walk of the
+    // value runs only when the text shows its sign: walking every string cost valid input a third
+    // of JSON.parse's time.
+    if (parsed && EXPONENT_OVER.test(text) && hasNonFinite(value)) parsed = false;
+    if (parsed && escapeBeforeLetter(text) && hasRawBackslash(value)) parsed = false;
   }
   if (parsed) return aligned(text, withSchema(value, [], [], options), options);
   const escaped = unescapeDocument(text);
@@ -156,9 +161,21 @@ function mayBeJson(text: string): boolean {
   return true;
 }
 
-const EXPONENT_300 = /\d[eE][+]?\d{3}/;
-const SUSPECT = /\d[eE][+]?\d{3}|\\[bf][A-Za-z]/;
+// An exponent of 308 or more (1e999): past a double's range. Hex text (`5e00585` in a UUID) also
+// matches; the value walk then finds no Infinity.
+const EXPONENT_OVER = /\d[eE]\+?0*(?:[4-9]\d\d|3(?:0[89]|[1-9]\d)|[1-9]\d{3,})/;
 const CONTROL_BEFORE_LETTER = /[\b\f][A-Za-z]/;
+
+/** The text holds a `\b` or `\f` escape before an ASCII letter (native searches, no per-character loop). */
+function escapeBeforeLetter(text: string): boolean {
+  for (const escape of ['\\b', '\\f']) {
+    for (let k = text.indexOf(escape); k >= 0; k = text.indexOf(escape, k + 2)) {
+      const c = text.charCodeAt(k + 2) | 0x20;
+      if (c >= 0x61 && c <= 0x7a) return true; // a-z A-Z
+    }
+  }
+  return false;
+}
 
 /** Whether a parsed value holds a string with a backspace or form feed before a letter (explicit stack). */
 function hasRawBackslash(root: unknown): boolean {

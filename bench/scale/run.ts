@@ -38,6 +38,11 @@ async function cleanUp(): Promise<void> {
   for (const fn of teardowns.splice(0).reverse()) await fn();
 }
 process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
+// A failure part-way (a refused push, a node that will not start) stops them too, then is reported.
+process.once('uncaughtException', (error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  void cleanUp().finally(() => process.exit(1));
+});
 
 const dataDir = mkdtempSync(join(tmpdir(), 'jsonmend-bench-scale-'));
 teardowns.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -45,7 +50,9 @@ const redis = await startRedis(owner);
 // Rate-limited keys for the limiter rows: team keys (1,000 a minute each), enough of them that the
 // load stays under every key's limit, so every request goes through the limiter and is served.
 const LIMITED_KEYS = Array.from({ length: 1_000 }, (_, i) => `bench-scale-team-${String(i).padStart(4, '0')}`);
-const base = { WORKERS: '1', API_KEYS: [`${KEY}:unlimited`, ...LIMITED_KEYS.map((key) => `${key}:team`)].join(','), LOG_LEVEL: 'warn', DATA_DIR: dataDir };
+// STREAM_PUSH_*: the push-latency part pushes one session as fast as loopback allows, far past
+// the default bucket of 200 pushes a second; a refused push is not what it measures.
+const base = { WORKERS: '1', STREAM_PUSH_RATE: '1000000', STREAM_PUSH_BURST: '1000000', API_KEYS: [`${KEY}:unlimited`, ...LIMITED_KEYS.map((key) => `${key}:team`)].join(','), LOG_LEVEL: 'warn', DATA_DIR: dataDir };
 const clustered = { ...base, REDIS_URL: redis.url, CLUSTER_SECRET: SECRET };
 
 async function node(env: Record<string, string>): Promise<ServerProcess> {

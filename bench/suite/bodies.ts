@@ -58,8 +58,16 @@ export function schemaOf(value: unknown): Record<string, unknown> {
   return { type: typeof value };
 }
 
-/** The reply's schema; kept as one object so every request sends the same text. */
+/**
+ * The reply's schema; kept as one object so every request sends the same text. Its `bio` is the
+ * member the reply cuts, so it is optional: with a schema a cut member is dropped, and a required
+ * one would fail the repair (docs/schema.md "Cut replies").
+ */
 export const REPLY_SCHEMA = schemaOf(reply.expected);
+REPLY_SCHEMA.required = (REPLY_SCHEMA.required as string[]).filter((name) => name !== 'bio');
+
+/** The ~1 KB reply under REPLY_SCHEMA: the cut `bio` dropped. */
+export const MALFORMED_1KB_WITH_SCHEMA = input(reply.text, (({ bio: _cut, ...rest }) => rest)(reply.expected as { bio?: unknown }));
 
 /** `text` cut into `count` pieces of nearly equal length (the pushes of a streaming session). */
 export function chunksOf(text: string, count: number): string[] {

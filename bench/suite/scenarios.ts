@@ -2,7 +2,7 @@
 // target each must meet. The echo rows are the ceiling: a bare uWS server that reads the same body
 // and sends it back, so the gap to it is our own work (plus what the load generator spends on our
 // larger answers).
-import { MALFORMED_1KB, REPLY_SCHEMA, VALID_1KB, malformedDocument, type Input } from './bodies.js';
+import { MALFORMED_1KB, MALFORMED_1KB_WITH_SCHEMA, REPLY_SCHEMA, VALID_1KB, malformedDocument, type Input } from './bodies.js';
 import { formatBytes } from '../lib/format.js';
 import { bearer, classifyCompact, classifyEcho, classifyEnvelope } from './answers.js';
 import type { RequestSpec } from '../lib/load.js';
@@ -74,7 +74,7 @@ export function scenarios(): Scenario[] {
     repair('valid-1kb', 'valid 1 KB', VALID_1KB, SMALL, ECHO_SMALL, SMALL_TARGETS),
     repair('malformed-1kb', 'malformed 1 KB LLM reply', MALFORMED_1KB, SMALL, ECHO_SMALL, SMALL_TARGETS),
     {
-      ...repair('schema-1kb', 'malformed 1 KB + schema', MALFORMED_1KB, SMALL, ECHO_SMALL, SMALL_TARGETS, REPLY_SCHEMA),
+      ...repair('schema-1kb', 'malformed 1 KB + schema', MALFORMED_1KB_WITH_SCHEMA, SMALL, ECHO_SMALL, SMALL_TARGETS, REPLY_SCHEMA),
       note: 'the first request with the schema goes to the pool; once the HTTP thread has it compiled, the rest run inline (operations.md)',
     },
     repair('malformed-100kb', 'malformed 100 KB', kb100, 16, ['echo-100kb'], []),
