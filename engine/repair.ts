@@ -67,7 +67,10 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
     const again = conclude(readReply(read, STRING_ITEMS), read, options, escaped);
     if (again.success && liberties(again) < liberties(first)) first = again;
   }
-  if (corrections && (!first.success || first.metadata.syntax_repairs.length > 0)) {
+  // Prose inside a lone value is always read through a guess (a bare word, an inner quote, a
+  // dropped character): a first reading of one value with every repair certain hides no retraction.
+  const certainOneValue = first.success && first.metadata.confidence === 'high' && oneValue(first);
+  if (corrections && !certainOneValue && (!first.success || first.metadata.syntax_repairs.length > 0)) {
     // A reply that retracts its answer and writes another (corrections.ts).
     const retraction = findRetraction(read, first.success && oneValue(first));
     if (retraction !== null) {

@@ -145,3 +145,13 @@ t.test("the answer's own lines are passed over, a prose line with a bare label i
   const labelled = repair('{\n  a: 1,\n  b: true\n}\nUpdate: {"a": 2, "b": false}');
   t.same(labelled.repaired, { a: 2, b: false });
 });
+
+t.test('a lone value read with every repair certain is not searched: its words are data', async (t) => {
+  // a comment and a string that say "incomplete" / "cut off" inside one value retract nothing
+  const comment = repair('{\n  "a": 1, // this list is incomplete\n  "b": {"c": 2}\n}');
+  t.same(comment.repaired, { a: 1, b: { c: 2 } });
+  t.equal(comment.metadata.confidence, 'high');
+  const text = repair("{\n  a: 1,\n  note: 'the output got cut off, here is the complete JSON:',\n  b: {c: 2}\n}");
+  t.same(text.repaired, { a: 1, note: 'the output got cut off, here is the complete JSON:', b: { c: 2 } });
+  t.equal(text.metadata.confidence, 'high');
+});
