@@ -50,7 +50,7 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
     } finally {
       Error.stackTraceLimit = traceLimit;
     }
-    // Valid JSON that JSON.parse reads wrong: an exponent past a double's range (Infinity), or `\b`
+    // Valid JSON that JSON.parse reads wrong: a number past a double's range (Infinity), or `\b`
     // `\f` before a letter (LaTeX's `\beta`, `\frac` written with one backslash). Each walk of the
     // value runs only when the text shows its sign: walking every string cost valid input a third
     // of JSON.parse's time.
@@ -164,9 +164,10 @@ function mayBeJson(text: string): boolean {
   return true;
 }
 
-// An exponent of 308 or more (1e999): past a double's range. Hex text (`5e00585` in a UUID) also
-// matches; the value walk then finds no Infinity.
-const EXPONENT_OVER = /\d[eE]\+?0*(?:[4-9]\d\d|3(?:0[89]|[1-9]\d)|[1-9]\d{3,})/;
+// An exponent of three digits or more: with a mantissa of up to 17 digits (`4185575733472519e+298`)
+// a double's range ends near 1e308, so a smaller bound would miss some. Hex text (`5e00585` in a
+// UUID) also matches; the value walk then finds no Infinity.
+const EXPONENT_OVER = /\d[eE]\+?\d{3}/;
 const CONTROL_BEFORE_LETTER = /[\b\f][A-Za-z]/;
 
 /** The text holds a `\b` or `\f` escape before an ASCII letter (native searches, no per-character loop). */

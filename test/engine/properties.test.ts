@@ -217,3 +217,14 @@ t.test('deeply nested and long input neither throws nor overflows', async (t) =>
     if (response !== undefined) t.equal(contractViolation(text, response, false), null, `${name}: contract`);
   }
 });
+
+t.test('valid JSON whose number JSON.parse reads as Infinity is not taken as it is', async (t) => {
+  // a 16-digit mantissa takes e+298 past a double's range; so does e999
+  for (const text of ['[4185575733472519e+298]', '{"a": 1e999}', '[-2e400]']) {
+    const r = repair(text);
+    t.equal(contractViolation(text, r), null, text);
+    t.not(r.metadata.confidence, 'high', `${text}: the number changed`);
+  }
+  // large but finite: valid as written
+  t.equal(repair('[1.5e300, 1e-400, 17976931348623157e292]').metadata.was_repaired, false);
+});
