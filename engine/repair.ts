@@ -67,9 +67,11 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
     const again = conclude(readReply(read, STRING_ITEMS), read, options, escaped);
     if (again.success && liberties(again) < liberties(first)) first = again;
   }
-  // Prose inside a lone value is always read through a guess (a bare word, an inner quote, a
-  // dropped character): a first reading of one value with every repair certain hides no retraction.
-  const certainOneValue = first.success && first.metadata.confidence === 'high' && oneValue(first);
+  // Prose inside a lone value is read through a guess (a bare word, an inner quote, a dropped
+  // character), or as a bare name (`{⏎The output was cut off. Complete JSON:⏎{…}`), or the value is
+  // left open: a first reading of one closed value, with every repair certain and no bare name,
+  // hides no retraction.
+  const certainOneValue = first.success && first.metadata.confidence === 'high' && oneValue(first) && !first.metadata.syntax_repairs.some(mayHideProse);
   if (corrections && !certainOneValue && (!first.success || first.metadata.syntax_repairs.length > 0)) {
     // A reply that retracts its answer and writes another (corrections.ts).
     const retraction = findRetraction(read, first.success && oneValue(first));
@@ -81,6 +83,10 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
     }
   }
   return leftOut(aligned(read, first, options));
+}
+
+function mayHideProse(d: RepairDetail): boolean {
+  return d.type === 'quoted_unquoted_keys' || d.type === 'closed_object_bracket' || d.type === 'closed_array_bracket';
 }
 
 /**
@@ -195,16 +201,31 @@ function hasRawBackslash(root: unknown): boolean {
   }
   return false;
 }
-/** Whether a parsed value holds Infinity or -Infinity anywhere (explicit stack: no recursion). */
+/**
+ * Whether a parsed value holds Infinity or -Infinity anywhere (explicit stack: no recursion). Only
+ * containers go on the stack; numbers are checked where they are met, so a document of many scalars
+ * allocates little.
+ */
 function hasNonFinite(root: unknown): boolean {
-  const stack: unknown[] = [root];
+  if (typeof root === 'number') return !Number.isFinite(root);
+  if (root === null || typeof root !== 'object') return false;
+  const stack: object[] = [root];
   while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'number') {
-      if (v === Infinity || v === -Infinity) return true;
-    } else if (v !== null && typeof v === 'object') {
-      if (Array.isArray(v)) for (let k = 0; k < v.length; k++) stack.push(v[k]);
-      else for (const k in v) stack.push((v as Record<string, unknown>)[k]);
+    const container = stack.pop()!;
+    if (Array.isArray(container)) {
+      for (let k = 0; k < container.length; k++) {
+        const v: unknown = container[k];
+        if (typeof v === 'number') {
+          if (v === Infinity || v === -Infinity) return true;
+        } else if (v !== null && typeof v === 'object') stack.push(v);
+      }
+    } else {
+      for (const k in container) {
+        const v: unknown = (container as Record<string, unknown>)[k];
+        if (typeof v === 'number') {
+          if (v === Infinity || v === -Infinity) return true;
+        } else if (v !== null && typeof v === 'object') stack.push(v);
+      }
     }
   }
   return false;
