@@ -60,18 +60,25 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
   if (parsed) return aligned(text, withSchema(value, [], [], options), options);
   const escaped = unescapeDocument(text);
   const read = escaped === null ? text : escaped.text;
-  let first = conclude(readReply(read), read, options, escaped);
+  const firstReading = readReply(read);
+  let first = conclude(firstReading, read, options, escaped);
+  let spacedName = firstReading.report.spacedName;
   if (first.success && options?.schema !== undefined && options.schema !== null && readItemsAsStrings(first)) {
     // repair: with a schema, quotes inside array items read as text (`["He said "yes", then left"]`)
     // when that reading fits too and takes fewer liberties
-    const again = conclude(readReply(read, STRING_ITEMS), read, options, escaped);
-    if (again.success && liberties(again) < liberties(first)) first = again;
+    const againReading = readReply(read, STRING_ITEMS);
+    const again = conclude(againReading, read, options, escaped);
+    if (again.success && liberties(again) < liberties(first)) {
+      first = again;
+      spacedName = againReading.report.spacedName;
+    }
   }
   // Prose inside a lone value is read through a guess (a bare word, an inner quote, a dropped
-  // character), or as a bare name (`{⏎The output was cut off. Complete JSON:⏎{…}`), or the value is
-  // left open: a first reading of one closed value, with every repair certain and no bare name,
-  // hides no retraction.
-  const certainOneValue = first.success && first.metadata.confidence === 'high' && oneValue(first) && !first.metadata.syntax_repairs.some(mayHideProse);
+  // character), or as a bare name with blanks (`{⏎The output was cut off. Complete JSON:⏎{…}`), or
+  // the value is left open: a first reading of one closed value, with every repair certain and no
+  // such name, hides no retraction.
+  const certainOneValue = first.success && first.metadata.confidence === 'high' && !spacedName && oneValue(first) &&
+    !first.metadata.syntax_repairs.some(leftOpen);
   if (corrections && !certainOneValue && (!first.success || first.metadata.syntax_repairs.length > 0)) {
     // A reply that retracts its answer and writes another (corrections.ts).
     const retraction = findRetraction(read, first.success && oneValue(first));
@@ -85,8 +92,8 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
   return leftOut(aligned(read, first, options));
 }
 
-function mayHideProse(d: RepairDetail): boolean {
-  return d.type === 'quoted_unquoted_keys' || d.type === 'closed_object_bracket' || d.type === 'closed_array_bracket';
+function leftOpen(d: RepairDetail): boolean {
+  return d.type === 'closed_object_bracket' || d.type === 'closed_array_bracket';
 }
 
 /**

@@ -522,6 +522,7 @@ export function scanKeyWord(s: Scanner): boolean {
   if (i < len && text.charCodeAt(i) === 0x22 && text.charCodeAt(i + 1) === 0x3a) i++; // `{a":1}`: a stray quote before the colon
   const top = s.stack[s.stack.length - 1]!;
   const name = text.slice(start, end);
+  if (name.includes(' ') || name.includes('\t')) s.report.spacedName = true;
   // `{\u0061b: 1}`: a bare name may spell a character as `\uXXXX` (JSON5, JavaScript): it is decoded
   top.key = name.includes('\\u') ? name.replace(NAME_ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : name;
   top.keyPos = s.at(start);
