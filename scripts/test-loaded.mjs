@@ -19,9 +19,14 @@ process.on('exit', stopSpinners);
 console.log(`test:loaded: ${count} spinning processes (pids ${spinners.map((s) => s.pid).join(', ')})`);
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-const tap = spawn(npx, ['tap', ...process.argv.slice(2)], { stdio: 'inherit' });
+// Its own process group, so a signal reaches tap and its test processes, not only npx.
+const tap = spawn(npx, ['tap', ...process.argv.slice(2)], { stdio: 'inherit', detached: process.platform !== 'win32' });
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => { tap.kill(signal); stopSpinners(); process.exit(130); });
+  process.on(signal, () => {
+    try { process.kill(process.platform === 'win32' ? tap.pid : -tap.pid, signal); } catch { /* already gone */ }
+    stopSpinners();
+    process.exit(130);
+  });
 }
 tap.on('exit', (code, signal) => {
   stopSpinners();
