@@ -3,7 +3,9 @@
 // sessions on node-a are pushed to through node-b without pause while Redis is killed and started
 // again empty; every push is accepted, the same compact UUID cannot be opened on node-b meanwhile or
 // after, and finalize answers the whole document.
+import { execFileSync } from 'node:child_process';
 import t from 'tap';
+import { msUntil } from '../helpers/until.js';
 import { bearer, postJson, type StartedServer } from '../helpers/start-server.js';
 import { startCluster } from './cluster-helpers.js';
 
@@ -14,6 +16,7 @@ const redis = cluster.redis!;
 const at = (node: StartedServer, endpoint: string): string => `${node.url}/v1/repair/stream/${endpoint}`;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const errorOf = (body: any): string | undefined => body?.metadata?.errors?.[0]?.code ?? body?.errors?.[0]?.code;
+const redisCli = (...args: string[]): string => execFileSync('redis-cli', ['-s', redis.socket, ...args], { encoding: 'utf8' }).trim();
 
 for (const outage of ['restarted empty', 'down for a second, then restarted empty'] as const) {
   t.test(`Redis ${outage}: pushes through the other node all land, the id stays taken, finalize is whole`, async (t) => {
@@ -50,6 +53,14 @@ for (const outage of ['restarted empty', 'down for a second, then restarted empt
       t.match(errorOf(again.body), 'INVALID_REQUEST', `attempt ${i + 1} to open the UUID on node-b: already open`);
       await sleep(250);
     }
+    // Each node says when it has written its entries into the new contents (`jm:restored:<id>` =
+    // `jm:epoch`), and only after them: node-b trusts a missing entry only once every node has said
+    // so, not after a fixed time (a node starved of CPU may take longer to write them).
+    t.ok(await msUntil(15_000, async () => {
+      const epoch = redisCli('GET', 'jm:epoch');
+      return epoch !== '' && redisCli('GET', 'jm:restored:node-a') === epoch && redisCli('GET', 'jm:restored:node-b') === epoch;
+    }) < Infinity, 'both nodes have said they wrote their entries into the new contents');
+    t.ok(redisCli('--scan', '--pattern', `jm:stream:*:${uuid}`) !== '', "node-a's compact session is in the directory again");
     stop = true;
     await pusher;
     t.equal(refused, 0, `${items.length} pushes through node-b, none refused`);

@@ -6,7 +6,10 @@
 // Redis may restart empty, or be away for a while: the registry notices both (a new `jm:epoch`, a
 // tick that failed) and for SETTLE_MS afterwards calls itself unsettled — it keeps the nodes it
 // knew, and the session directory is not taken at its word (session-forwarder.ts) — while every
-// node writes its entries again (`onRejoin`).
+// node writes its entries again (`onRejoin`). Each node then says so: `jm:restored:<id>` = the epoch
+// it has written its entries into. The directory is trusted only once every live node has said it
+// for the current epoch, not after a time alone: a node the machine starves of CPU may take longer
+// than SETTLE_MS to write them, and a session missing meanwhile is not gone.
 // A NODE_ID names one running node: the entry carries the random id of the process that holds it
 // (`<instance> <PEER_URL>`), a node starting with a NODE_ID a live node holds is refused, and a node
 // only ever refreshes or deletes its own entry.
@@ -28,6 +31,10 @@ export const SETTLE_MS = NODE_TTL_MS + 2 * HEARTBEAT_MS;
 export const STALL_MS = NODE_TTL_MS - HEARTBEAT_MS;
 const MEMBERS = NODES_KEY;
 const nodeKey = (id: string): string => `jm:node:${id}`;
+/** `jm:restored:<id>`: the epoch into which that node has written its directory entries again. */
+const restoredKey = (id: string): string => `jm:restored:${id}`;
+/** A restored marker outlives a few missed heartbeats; a node that stops lets it expire. */
+const RESTORED_TTL_MS = 10 * NODE_TTL_MS;
 
 // KEYS[1]: the entry. ARGV: value, this instance's prefix, ttl. Writes it unless another instance
 // holds it; returns 0, or the holder's value.
@@ -73,6 +80,11 @@ export class NodeRegistry {
   #timerAt = 0;
   #stalls = 0;
   #failing = false;
+  /** The epoch this node has written its entries into (onRejoin resolved true); null before. */
+  #restoredEpoch: string | null = null;
+  #restoring = false;
+  /** Every live node, as of the last tick, had written its entries into the current epoch. */
+  #allRestored = false;
   readonly #instance = `${randomBytes(9).toString('base64url')} `;
 
   constructor(
@@ -81,8 +93,11 @@ export class NodeRegistry {
     private readonly onError: (error: unknown) => void,
     /** Another running node holds this NODE_ID (seen on a heartbeat: it started while Redis was away). */
     private readonly onDuplicate: (error: DuplicateNodeId) => void = onError,
-    /** Redis answers again after a failure, or came back empty: write what this node holds again. */
-    private readonly onRejoin: () => void = () => {},
+    /**
+     * Redis answers again after a failure, or came back empty (and once at start): write what this
+     * node holds again; resolves true once it is all written.
+     */
+    private readonly onRejoin: () => Promise<boolean> = async () => true,
   ) {}
 
   /**
@@ -110,7 +125,7 @@ export class NodeRegistry {
    * it is younger than SETTLE_MS (not every node has written its entries again).
    */
   trusts(epoch: string, ageMs: number): boolean {
-    return !this.unsettled && epoch !== '' && epoch === this.#epoch && ageMs >= SETTLE_MS;
+    return !this.unsettled && epoch !== '' && epoch === this.#epoch && ageMs >= SETTLE_MS && this.#allRestored;
   }
 
   /** The ids of the live nodes, this one included. */
@@ -166,36 +181,51 @@ export class NodeRegistry {
 
   /** One heartbeat and view; resolves with the value of another instance holding this NODE_ID, else null. */
   async #tick(peerUrl: string): Promise<string | null> {
-    const replies = await this.redis.multi()
+    const multi = this.redis.multi()
       .eval(HEARTBEAT, 1, nodeKey(this.nodeId), this.#instance + peerUrl, this.#instance, NODE_TTL_MS)
       .sadd(MEMBERS, this.nodeId)
       .smembers(MEMBERS)
-      .eval(EPOCH, 0)
-      .exec();
+      .eval(EPOCH, 0);
+    // Said only for the epoch its entries went into; after a restart the new epoch differs.
+    if (this.#restoredEpoch !== null) multi.set(restoredKey(this.nodeId), this.#restoredEpoch, 'PX', RESTORED_TTL_MS);
+    const replies = await multi.exec();
     const held = replies?.[0]?.[1];
     const ids = (replies?.[2]?.[1] ?? []) as string[];
     const epoch = String(replies?.[3]?.[1] ?? '');
     const rejoined = this.#failing || (this.#epoch !== null && epoch !== this.#epoch);
     this.#failing = false;
     this.#epoch = epoch;
-    if (rejoined) {
-      this.#unsettledAt = performance.now();
-      this.onRejoin();
-    }
-    const urls = ids.length === 0 ? [] : await this.redis.mget(ids.map(nodeKey));
+    if (rejoined) this.#unsettledAt = performance.now();
+    if (this.#restoredEpoch !== epoch) this.#restore(epoch);
+    const values = ids.length === 0 ? [] : await this.redis.mget([...ids.map(nodeKey), ...ids.map(restoredKey)]);
     const live = new Map<string, string>();
     const gone: string[] = [];
+    let allRestored = true;
     for (let i = 0; i < ids.length; i++) {
-      const url = urls[i];
-      if (typeof url === 'string') live.set(ids[i]!, peerUrlOfEntry(url));
-      else gone.push(ids[i]!);
+      const url = values[i];
+      if (typeof url === 'string') {
+        live.set(ids[i]!, peerUrlOfEntry(url));
+        if (values[ids.length + i] !== epoch) allRestored = false;
+      } else gone.push(ids[i]!);
     }
+    this.#allRestored = allRestored;
     // Unsettled, a node missing from Redis may only not have written itself again yet: kept.
     if (this.unsettled) for (const [id, url] of this.#live) if (!live.has(id)) live.set(id, url);
     this.#live = live;
     // A node that stopped is forgotten; if it comes back it adds itself again.
     if (gone.length > 0) await this.redis.srem(MEMBERS, ...gone);
     return typeof held === 'string' ? held : null;
+  }
+
+  /** Writes this node's entries into `epoch` once (onRejoin); the next tick then says so. */
+  #restore(epoch: string): void {
+    if (this.#restoring) return;
+    this.#restoring = true;
+    this.onRejoin().then((written) => {
+      if (written && this.#epoch === epoch) this.#restoredEpoch = epoch;
+    }, () => {}).finally(() => {
+      this.#restoring = false;
+    });
   }
 
   /** Stops heartbeating and removes this node's own entry at once (a clean shutdown), best effort. */

@@ -74,17 +74,24 @@ export class SessionDirectory {
     return { owner: owner === '' ? null : owner, epoch, ageMs: Number(age) };
   }
 
-  /** Writes these ids (this node's open sessions) again where Redis has none, best effort. */
-  restore(ids: Iterable<readonly [string, string]>): void {
+  /**
+   * Writes these ids (this node's open sessions) again where Redis has none. Resolves true once every
+   * one is written, false when Redis did not take them (away again: the next rejoin writes them).
+   */
+  async restore(ids: Iterable<readonly [string, string]>): Promise<boolean> {
     const pipeline = this.redis.pipeline();
     let count = 0;
     for (const [keyId, uuid] of ids) {
       pipeline.eval(RESTORE, 1, entryKey(keyId, uuid), this.nodeId, this.#ttlMs);
       count++;
     }
-    if (count > 0) pipeline.exec().catch(() => {
-      // Redis away again: the next rejoin writes them.
-    });
+    if (count === 0) return true;
+    try {
+      const replies = await pipeline.exec();
+      return replies !== null && replies.every(([error]) => error === null);
+    } catch {
+      return false;
+    }
   }
 
   /** Marks a session given up as lost (goneKey); resolves when written. Rejects when Redis does not answer. */

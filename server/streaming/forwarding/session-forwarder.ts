@@ -107,8 +107,8 @@ export class SessionForwarder implements StreamRemote {
   }
 
   /** Redis answers again, or came back empty: this node's entries are written where missing. */
-  restore(): void {
-    this.directory.restore(this.#open.values());
+  restore(): Promise<boolean> {
+    return this.directory.restore(this.#open.values());
   }
 
   /** Never rejects: whatever the registry, the owner or the network do, the answer is the owner's or SESSION_NOT_FOUND. */
