@@ -3,6 +3,7 @@
 // autocannon's per-response events (fractional ms; its own histogram has 1 ms resolution) and
 // every answer is classified from its body, because the envelope contract answers errors such as
 // SERVICE_UNAVAILABLE with HTTP 200: counting statuses would call a refusal a success.
+import { machineBusySeconds } from './machine-cpu.js';
 import { createRequire } from 'node:module';
 import type { ServerProcess } from '../../support/server-process.js';
 
@@ -74,6 +75,8 @@ export interface LoadStats {
   /** Cores used by the server's HTTP (main, uWS) thread alone; absent when the target has several. */
   httpThreadCores?: number;
   loadgenCores: number;
+  /** Cores the whole machine kept busy during the run (this run's own included); absent off Linux. */
+  machineCores?: number;
 }
 
 interface AutocannonResult {
@@ -161,6 +164,7 @@ export async function runLoad(server: LoadTarget, spec: LoadSpec): Promise<LoadS
   const serverCpuBefore = server.cpuSeconds();
   const httpCpuBefore = server.httpThreadCpuSeconds?.();
   const ownCpuBefore = process.cpuUsage();
+  const machineBefore = machineBusySeconds();
   const started = process.hrtime.bigint();
   const instance = autocannon(options(spec, spec.seconds, true));
   instance.on('response', (_client, _status, _bytes, ms) => {
@@ -173,6 +177,7 @@ export async function runLoad(server: LoadTarget, spec: LoadSpec): Promise<LoadS
   const result = await drive(instance);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const ownCpu = process.cpuUsage(ownCpuBefore);
+  const machineAfter = machineBusySeconds();
   const serverCpu = server.cpuSeconds() - serverCpuBefore;
   const httpCpu = httpCpuBefore === undefined ? undefined : server.httpThreadCpuSeconds!() - httpCpuBefore;
   if (server.exited()) throw new Error(`the server at ${server.url} exited during the run`);
@@ -196,6 +201,7 @@ export async function runLoad(server: LoadTarget, spec: LoadSpec): Promise<LoadS
     serverCores: serverCpu / seconds,
     ...(httpCpu === undefined ? {} : { httpThreadCores: httpCpu / seconds }),
     loadgenCores: (ownCpu.user + ownCpu.system) / 1e6 / seconds,
+    ...(machineBefore === undefined || machineAfter === undefined ? {} : { machineCores: (machineAfter - machineBefore) / seconds }),
   };
 }
 

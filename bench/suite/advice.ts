@@ -32,11 +32,19 @@ function ownCores(row: Row): number {
 }
 
 /**
- * Cores other jobs used: the load average counts this run's own threads too (server and load
- * generator), so they are taken off the row's figure; the figure before the run had none of them.
+ * Cores other jobs used during the row: the machine's busy cores over the row (/proc/stat) less
+ * this run's own (server and load generator). Where the machine's CPU was not read, the 1-minute
+ * load average stands in, floored at its value before the run (it decays over minutes, so right
+ * after other work it still counts that work).
  */
 export function otherJobs(row: Row, context: RunContext): number {
+  if (row.machineCores !== undefined) return Math.max(0, row.machineCores - ownCores(row));
   return Math.max(context.loadavgStart, (row.loadavg ?? 0) - ownCores(row));
+}
+
+function othersEvidence(row: Row, context: RunContext): string {
+  if (row.machineCores !== undefined) return `the machine's CPU during the row ${cores(row.machineCores)} less this run's own ${cores(ownCores(row))}`;
+  return `load average ${row.loadavg ?? context.loadavgStart} less this run's own ${cores(ownCores(row))}`;
 }
 
 function causeOf(row: Row, context: RunContext): string {
@@ -50,8 +58,8 @@ function causeOf(row: Row, context: RunContext): string {
   }
   const others = otherJobs(row, context);
   if (others > context.cores / 2) {
-    return `Other jobs kept about ${others.toFixed(1)} of the ${context.cores} cores busy (load average ${row.loadavg ?? context.loadavgStart} ` +
-      `less this run's own ${cores(ownCores(row))}): re-run when the machine is quiet; compare srv µs/req, which shifts less than req/s.`;
+    return `Other jobs kept about ${others.toFixed(1)} of the ${context.cores} cores busy (${othersEvidence(row, context)}): ` +
+      're-run when the machine is quiet; compare srv µs/req, which shifts less than req/s.';
   }
   if ((row.failed ?? 0) > 0 || (row.errors ?? 0) > 0 || (row.non2xx ?? 0) > 0) {
     return `${row.failed ?? 0} failed answers, ${row.errors ?? 0} connection errors, ${row.non2xx ?? 0} non-2xx: not a capacity ` +

@@ -42,6 +42,8 @@ export interface Row {
   bound?: 'loadgen' | 'cpu' | '-';
   /** 1-minute load average when the row finished (other jobs share the machine). */
   loadavg?: number;
+  /** Cores the whole machine kept busy during the row, this run's own included (Linux). */
+  machineCores?: number;
   targets: TargetResult[];
   pass: boolean | null;
 }
@@ -93,6 +95,7 @@ export function measuredRow(
     serverCores: stats.serverCores,
     ...(stats.httpThreadCores === undefined ? {} : { httpThreadCores: stats.httpThreadCores }),
     loadgenCores: stats.loadgenCores,
+    ...(stats.machineCores === undefined ? {} : { machineCores: stats.machineCores }),
     serverMicrosPerRequest: stats.requestsPerSecond > 0 ? (stats.serverCores * 1e6) / stats.requestsPerSecond : undefined,
     bound: boundBy(stats, cores),
     targets: [],

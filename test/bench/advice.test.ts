@@ -30,6 +30,11 @@ t.test('each cause names what the run measured and the setting to try', async (t
   const busy = adviseRow(row({ loadavg: 3.4, serverCores: 0.6, loadgenCores: 0.5 }), QUIET)!;
   t.match(busy, /Other jobs kept about 2\.3 of the 2 cores busy \(load average 3\.4 less this run's own 1\.10 cores\)/);
   t.match(adviseRow(row({}), { cores: 2, loadavgStart: 1.5 })!, /Other jobs kept about 1\.5/, 'busy before the run');
+  // the machine's CPU during the row, where it was read, judges instead of the load average
+  const measuredBusy = adviseRow(row({ machineCores: 1.95, serverCores: 0.6, loadgenCores: 0.3 }), { cores: 2, loadavgStart: 3.5 })!;
+  t.match(measuredBusy, /Other jobs kept about 1\.1 of the 2 cores busy \(the machine's CPU during the row 1\.95 cores less this run's own 0\.90 cores\)/);
+  const afterOtherWork = adviseRow(row({ machineCores: 1.6, loadavg: 3.2, serverCores: 1.05, httpThreadCores: 0.95, loadgenCores: 0.5 }), { cores: 2, loadavgStart: 3.0 })!;
+  t.match(afterOtherWork, /HTTP thread used 0\.95 cores/, 'a load average left by earlier work is not blamed on others when the row measured the machine');
   const own = adviseRow(row({ loadavg: 1.9, serverCores: 1.05, httpThreadCores: 0.95, loadgenCores: 0.5 }), QUIET)!;
   t.match(own, /HTTP thread used 0\.95 cores/, 'a load average the run made itself is not blamed on others');
 
