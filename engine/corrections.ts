@@ -14,7 +14,8 @@ import type { RepairDetail, RepairResponse } from './types.js';
 // A retraction word (group 1: it must start its line, after at most two words of lead-in such as
 // `Hmm,` or `Oh`, or follow the answer's closer), or a phrase anywhere on a line of prose that says
 // the earlier answer was cut or is replaced (group 2).
-const RETRACTION = /\b(correction|corrected|wait|actually|update[ds]?|oops|sorry|scratch that|my (?:mistake|bad)|on second thought|let me (?:fix|correct|redo|try again)|revised|fixed version)\b|\b((?:got|was|been|is) cut off|cut off|truncated|incomplete|here (?:is|'s) the (?:complete|full|corrected|correct|fixed|updated|revised|final|whole)|(?:complete|full|corrected|correct|fixed|updated|revised|whole) (?:json|version|answer|output|object|response))\b/gi;
+const RETRACTION_WORD = String.raw`correction|corrected|wait|actually|update[ds]?|oops|sorry|scratch that|my (?:mistake|bad)|on second thought|let me (?:fix|correct|redo|try again)|revised|fixed version`;
+const RETRACTION = new RegExp(String.raw`\b(${RETRACTION_WORD})\b|\b((?:got|was|been|is) cut off|cut off|truncated|incomplete|here (?:is|'s) the (?:complete|full|corrected|correct|fixed|updated|revised|final|whole)|(?:complete|full|corrected|correct|fixed|updated|revised|whole) (?:json|version|answer|output|object|response))\b`, 'gi');
 /** A line's text before a retraction word that starts it: decoration, at most two words of lead-in. */
 const LEAD_IN = /^[ \t>*_#-]*(?:[A-Za-z]+[,.!]*[ \t]+){0,2}$/;
 /** A retraction word that retracts for certain, with no new answer after it (not `Sorry for the delay`). */
@@ -22,11 +23,10 @@ const STRONG = /^(?!sorry)/i;
 // What a patch of one member looks like: a name, a colon and a value (`"age": 5`, `age = 5`), or a
 // sentence that sets one (`age should be 5`).
 const MEMBER_PATCH = /["'`]?[A-Za-z_][\w.-]{0,60}["'`]?[ \t]*[:=][ \t]*[^\s:]|\b(?:should (?:be|have been)|is actually|must be|instead of)\b/;
-/** The retraction says the earlier answer was cut: an earlier answer left open is what it retracts. */
-const CUT_WORDS = /cut off|truncated|incomplete|complete|full|whole/i;
-// CUT_WORDS as a search from an offset (`incomplete` holds `complete`). Plain literals: V8 searches
-// for them in one fast pass (0.6 µs over bench/engine's 1 KB reply, against 2.5 µs for a pass over its lines).
-const CUT_HINT = /cut off|truncated|complete|full|whole/gi;
+// The retraction says the earlier answer was cut: an earlier answer left open is what it retracts.
+// (`incomplete` holds `complete`.) Plain literals: V8 searches for them in one fast pass (0.6 µs over
+// bench/engine's 1 KB reply, against 2.5 µs for a pass over its lines).
+const CUT_WORDS = /cut off|truncated|complete|full|whole/gi;
 /** A line's text before a retraction word that ends an answer: its closer, punctuation, at most two words of lead-in. */
 const AFTER_CLOSER = /[}\]][ \t]*[-\u2013\u2014.,;:!)]*[ \t]*(?:[A-Za-z]+[,.!]*[ \t]+){0,2}$/;
 /** A line's text before a retraction phrase: the answer's closer, then words. */
@@ -56,8 +56,7 @@ export function findRetraction(text: string, oneValue = false): Retraction | nul
   if (firstOpen < 0) return null;
   // The reply's first reading found one value running from its first opener to the end: a
   // retraction after that opener is inside it, and is one only if it says the value was cut.
-  CUT_HINT.lastIndex = firstOpen;
-  if (oneValue && !CUT_HINT.test(text)) return null;
+  if (oneValue && !saysCut(text, firstOpen)) return null;
   let at = -1;
   let after = -1;
   let wordEnd = -1;
@@ -70,33 +69,31 @@ export function findRetraction(text: string, oneValue = false): Retraction | nul
   for (let lineStart = text.lastIndexOf('\n', firstOpen) + 1; lineStart <= text.length;) {
     let lineEnd = text.indexOf('\n', lineStart);
     if (lineEnd < 0) lineEnd = text.length;
-    {
-      // From just after the first opener on its line (`\b` sees the same neighbours as in `text`).
-      const from = Math.max(lineStart, firstOpen);
-      const segmentAt = Math.max(lineStart, firstOpen + 1);
-      const segment = text.slice(segmentAt, lineEnd);
-      RETRACTION.lastIndex = 0;
-      for (let m = RETRACTION.exec(segment); m !== null; m = RETRACTION.exec(segment)) {
-        const index = segmentAt + m.index;
-        if (index - from > PREFIX_MAX) continue;
-        const prefix = text.slice(from, index);
-        let start: number;
-        if ((m[1] !== undefined ? AFTER_CLOSER : PROSE_AFTER_CLOSER).test(prefix)) start = index;
-        else if (lineStart <= firstOpen) continue;
-        else if (m[1] !== undefined ? LEAD_IN.test(prefix) : !/["'{[\]}]/.test(prefix)) start = lineStart;
-        // A line of JSON (`"note": "actually …"`) or of prose that uses the word retracts nothing.
-        else continue;
-        at = start;
-        after = lineEnd;
-        wordEnd = index + m[0].length;
-        strong = m[1] !== undefined && STRONG.test(m[1]);
-        const line = text.slice(start, lineEnd);
-        cut = CUT_WORDS.test(line);
-        // `Wait, correction: {"a": 2}`: the later answer starts on the retraction's line.
-        const opener = firstOpener(line, index - start);
-        if (opener >= 0) after = start + opener;
-        break;
-      }
+    // From just after the first opener on its line (`\b` sees the same neighbours as in `text`).
+    const from = Math.max(lineStart, firstOpen);
+    const segmentAt = Math.max(lineStart, firstOpen + 1);
+    const segment = text.slice(segmentAt, lineEnd);
+    RETRACTION.lastIndex = 0;
+    for (let m = RETRACTION.exec(segment); m !== null; m = RETRACTION.exec(segment)) {
+      const index = segmentAt + m.index;
+      if (index - from > PREFIX_MAX) continue;
+      const prefix = text.slice(from, index);
+      let start: number;
+      if ((m[1] !== undefined ? AFTER_CLOSER : PROSE_AFTER_CLOSER).test(prefix)) start = index;
+      else if (lineStart <= firstOpen) continue;
+      else if (m[1] !== undefined ? LEAD_IN.test(prefix) : !/["'{[\]}]/.test(prefix)) start = lineStart;
+      // A line of JSON (`"note": "actually …"`) or of prose that uses the word retracts nothing.
+      else continue;
+      at = start;
+      after = lineEnd;
+      wordEnd = index + m[0].length;
+      strong = m[1] !== undefined && STRONG.test(m[1]);
+      const line = text.slice(start, lineEnd);
+      cut = saysCut(line, 0);
+      // `Wait, correction: {"a": 2}`: the later answer starts on the retraction's line.
+      const opener = firstOpener(line, index - start);
+      if (opener >= 0) after = start + opener;
+      break;
     }
     if (lineEnd >= text.length) break;
     PROSE_LINE.lastIndex = lineEnd;
@@ -147,7 +144,13 @@ export function correctedAnswer(text: string, retraction: Retraction, first: Rep
  * Pretty-printed answers are mostly such lines; one regular expression passes over them natively,
  * at a fraction of the cost of a call per line.
  */
-const PROSE_LINE = /\n(?![ \t]*(?:["'][^\n]*|[{}[\]][ ,\r]*|\r?|(?!(?:correction|corrected|wait|actually|update[ds]?|oops|sorry|revised)[ \t]*:)[A-Za-z_$][\w$]*[ \t]*:[ \t]*(?:["'[{\d-]|(?:true|false|null|none)(?!\w))[^\n}\]]*)(?:\n|$))/gi;
+const PROSE_LINE = new RegExp(String.raw`\n(?![ \t]*(?:["'][^\n]*|[{}[\]][ ,\r]*|\r?|(?!(?:${RETRACTION_WORD})[ \t]*:)[A-Za-z_$][\w$]*[ \t]*:[ \t]*(?:["'[{\d-]|(?:true|false|null|none)(?!\w))[^\n}\]]*)(?:\n|$))`, 'gi');
+
+/** Whether text from `from` says an answer was cut (CUT_WORDS). */
+function saysCut(text: string, from: number): boolean {
+  CUT_WORDS.lastIndex = from;
+  return CUT_WORDS.test(text);
+}
 
 /** The first `{` or `[` at or after `from`; -1 none. */
 function firstOpener(text: string, from: number): number {

@@ -60,9 +60,8 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
   if (parsed) return aligned(text, withSchema(value, [], [], options), options);
   const escaped = unescapeDocument(text);
   const read = escaped === null ? text : escaped.text;
-  const firstReading = readReply(read);
-  let first = conclude(firstReading, read, options, escaped);
-  let spacedName = firstReading.report.spacedName;
+  let reading = readReply(read);
+  let first = conclude(reading, read, options, escaped);
   if (first.success && options?.schema !== undefined && options.schema !== null && readItemsAsStrings(first)) {
     // repair: with a schema, quotes inside array items read as text (`["He said "yes", then left"]`)
     // when that reading fits too and takes fewer liberties
@@ -70,18 +69,17 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
     const again = conclude(againReading, read, options, escaped);
     if (again.success && liberties(again) < liberties(first)) {
       first = again;
-      spacedName = againReading.report.spacedName;
+      reading = againReading;
     }
   }
-  // Prose inside a lone value is read through a guess (a bare word, an inner quote, a dropped
-  // character), or as a bare name with blanks (`{⏎The output was cut off. Complete JSON:⏎{…}`), or
-  // the value is left open: a first reading of one closed value, with every repair certain and no
-  // such name, hides no retraction.
-  const certainOneValue = first.success && first.metadata.confidence === 'high' && !spacedName && oneValue(first) &&
-    !first.metadata.syntax_repairs.some(leftOpen);
-  if (corrections && !certainOneValue && (!first.success || first.metadata.syntax_repairs.length > 0)) {
-    // A reply that retracts its answer and writes another (corrections.ts).
-    const retraction = findRetraction(read, first.success && oneValue(first));
+  if (corrections && (!first.success || first.metadata.syntax_repairs.length > 0)) {
+    // A reply that retracts its answer and writes another (corrections.ts). Prose inside a lone
+    // value is read through a guess (a bare word, an inner quote, a dropped character), or as a bare
+    // name with blanks (`{⏎The output was cut off. Complete JSON:⏎{…}`), or the value is left open:
+    // one closed value read with every repair certain and no such name hides no retraction.
+    const lone = first.success && oneValue(first);
+    const certain = lone && first.metadata.confidence === 'high' && !reading.report.spacedName && !first.metadata.syntax_repairs.some(leftOpen);
+    const retraction = certain ? null : findRetraction(read, lone);
     if (retraction !== null) {
       // What follows the last retraction is read once, and not searched for retractions again.
       const later = shifted(repairText(read.slice(retraction.after), options, false), retraction.after);
@@ -194,44 +192,38 @@ function escapeBeforeLetter(text: string): boolean {
   return false;
 }
 
-/** Whether a parsed value holds a string with a backspace or form feed before a letter (explicit stack). */
+/** Whether a parsed value holds a string (a member's name included) with a backspace or form feed before a letter. */
 function hasRawBackslash(root: unknown): boolean {
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'string') {
-      if (CONTROL_BEFORE_LETTER.test(v)) return true;
-    } else if (v !== null && typeof v === 'object') {
-      if (Array.isArray(v)) for (let k = 0; k < v.length; k++) stack.push(v[k]);
-      else for (const k in v) stack.push(k, (v as Record<string, unknown>)[k]);
-    }
-  }
-  return false;
+  return someLeaf(root, true, (v) => typeof v === 'string' && CONTROL_BEFORE_LETTER.test(v));
 }
-/**
- * Whether a parsed value holds Infinity or -Infinity anywhere (explicit stack: no recursion). Only
- * containers go on the stack; numbers are checked where they are met, so a document of many scalars
- * allocates little.
- */
+
+/** Whether a parsed value holds Infinity or -Infinity anywhere. */
 function hasNonFinite(root: unknown): boolean {
-  if (typeof root === 'number') return !Number.isFinite(root);
-  if (root === null || typeof root !== 'object') return false;
+  return someLeaf(root, false, (v) => v === Infinity || v === -Infinity);
+}
+
+/**
+ * Whether `test` holds for a scalar of a parsed value (and for members' names, with `names`).
+ * Explicit stack, no recursion; only containers go on it, so a document of many scalars allocates
+ * little.
+ */
+function someLeaf(root: unknown, names: boolean, test: (v: unknown) => boolean): boolean {
+  if (root === null || typeof root !== 'object') return test(root);
   const stack: object[] = [root];
   while (stack.length > 0) {
     const container = stack.pop()!;
     if (Array.isArray(container)) {
       for (let k = 0; k < container.length; k++) {
         const v: unknown = container[k];
-        if (typeof v === 'number') {
-          if (v === Infinity || v === -Infinity) return true;
-        } else if (v !== null && typeof v === 'object') stack.push(v);
+        if (v !== null && typeof v === 'object') stack.push(v);
+        else if (test(v)) return true;
       }
     } else {
       for (const k in container) {
+        if (names && test(k)) return true;
         const v: unknown = (container as Record<string, unknown>)[k];
-        if (typeof v === 'number') {
-          if (v === Infinity || v === -Infinity) return true;
-        } else if (v !== null && typeof v === 'object') stack.push(v);
+        if (v !== null && typeof v === 'object') stack.push(v);
+        else if (test(v)) return true;
       }
     }
   }

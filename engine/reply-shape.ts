@@ -139,16 +139,7 @@ function bareLinesAnswer(input: string): Scanner | null {
     CLOSER_LINE.lastIndex = 0;
     if (members > 0 && CLOSER_LINE.test(line)) {
       const end = at + line.indexOf('}') + 1;
-      const answer = new Scanner(FIRST_READING, start - 1);
-      // repair: prose before the members is dropped
-      if (start > firstNonBlank(input, 0)) answer.log.record('stripped_leading_text', firstNonBlank(input, 0));
-      // repair: the `{` the lines need is supplied — a reading, not a certainty: medium
-      answer.log.record('inserted_missing_opening_bracket', start);
-      answer.feed(`{${input.slice(start, end)}`, true);
-      // repair: text after the closer is dropped
-      if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end);
-      const value = answer.roots[0];
-      return answer.roots.length === 1 && !answer.tooDeep && value !== null && typeof value === 'object' && !Array.isArray(value) ? answer : null;
+      return objectWithBrace(input, start, start > firstNonBlank(input, 0), input.slice(start, end), end, 1);
     }
     BARE_MEMBER_ONE.lastIndex = 0;
     if (!BARE_MEMBER_ONE.test(line)) return null;
@@ -156,6 +147,25 @@ function bareLinesAnswer(input: string): Scanner | null {
     if (lineEnd < 0) return null;
     at = lineEnd + 1;
   }
+}
+
+/**
+ * A scanner that has read `members` (the input's text from `start`, up to `end`) as one object
+ * whose `{` the model left out, or null unless that gives one object of `minMembers` members or
+ * more. Text after `end` is dropped and reported; so is what came before `start`, with `prose`.
+ */
+function objectWithBrace(input: string, start: number, prose: boolean, members: string, end: number, minMembers: number): Scanner | null {
+  const answer = new Scanner(FIRST_READING, start - 1);
+  // repair: prose before the members is dropped
+  if (prose) answer.log.record('stripped_leading_text', firstNonBlank(input, 0));
+  // repair: the `{` the members need is supplied — a reading, not a certainty: medium
+  answer.log.record('inserted_missing_opening_bracket', start);
+  answer.feed(`{${members}`, true);
+  // repair: text after the members is dropped
+  if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end);
+  const value = answer.roots[0];
+  const object = answer.roots.length === 1 && !answer.tooDeep && value !== null && typeof value === 'object' && !Array.isArray(value);
+  return object && Object.keys(value).length >= minMembers ? answer : null;
 }
 
 /**
@@ -169,18 +179,7 @@ function bareMembersAnswer(input: string): Scanner | null {
   const at = line.index + line[0].length - line[0].trimStart().length;
   let end = input.indexOf('\n', at);
   if (end < 0) end = input.length;
-  const answer = new Scanner(FIRST_READING, at - 1);
-  if (at > 0) {
-    // repair: prose before the members is dropped
-    answer.log.record('stripped_leading_text', firstNonBlank(input, 0));
-  }
-  // repair: the `{` the members need is supplied — a reading, not a certainty: medium
-  answer.log.record('inserted_missing_opening_bracket', at);
-  answer.feed(`{${input.slice(at, end)}`, true);
-  // repair: text after the members' line is dropped
-  if (input.slice(end).trim().length > 0) answer.log.record('stripped_trailing_text', end + 1);
-  const value = answer.roots[0];
-  return answer.roots.length === 1 && !answer.tooDeep && value !== null && typeof value === 'object' && Object.keys(value).length >= 2 ? answer : null;
+  return objectWithBrace(input, at, at > 0, input.slice(at, end), end + 1, 2);
 }
 
 /** Index of the first character from k above U+0020 (text.length when none). */

@@ -106,7 +106,12 @@ export function malformDocument(value: Record<string, unknown>, seed = SEED): Ma
 export interface LlmReply extends MalformedInput {
   /** The reply from its code fence on: jsonrepair throws on the prose before it. */
   fromFence: string;
+  /** The value with a schema: the member the reply is cut inside (CUT_MEMBER) dropped (docs/schema.md "Cut replies"). */
+  expectedWithSchema: Record<string, unknown>;
 }
+
+/** The member the reply is cut inside; without a schema its prefix is kept. */
+export const CUT_MEMBER = 'bio';
 
 const REPLY_STYLE: MalformedStyle = {
   bareKeys: 0.7, singleQuotes: 0.4, trailingCommas: 0.5, lineComments: 0, blockComments: 0,
@@ -136,11 +141,11 @@ export function llmReply(seed = SEED, projects = 5): LlmReply {
   emitter.write(PROSE);
   const fence = emitter.offset;
   emitter.write('```json\n{');
-  const keys = Object.keys(value).filter((key) => key !== 'bio');
-  for (const key of keys) emitter.member(key, value[key], '  ', false);
-  emitter.write('\n  bio: "');
+  const { [CUT_MEMBER]: _cut, ...whole } = value;
+  for (const key of Object.keys(whole)) emitter.member(key, value[key], '  ', false);
+  emitter.write(`\n  ${CUT_MEMBER}: "`);
   const kept = Math.floor(BIO.length * 0.7);
   emitter.write(BIO.slice(0, kept));
   const text = emitter.text();
-  return { text, expected: { ...value, bio: BIO.slice(0, kept) }, fromFence: text.slice(fence) };
+  return { text, expected: { ...value, [CUT_MEMBER]: BIO.slice(0, kept) }, fromFence: text.slice(fence), expectedWithSchema: whole };
 }

@@ -32,19 +32,20 @@ function ownCores(row: Row): number {
 }
 
 /**
- * Cores other jobs used during the row: the machine's busy cores over the row (/proc/stat) less
- * this run's own (server and load generator). Where the machine's CPU was not read, the 1-minute
- * load average stands in, floored at its value before the run (it decays over minutes, so right
- * after other work it still counts that work).
+ * Cores other jobs used during the row, and what that was read from: the machine's busy cores over
+ * the row (/proc/stat) less this run's own (server and load generator). Where the machine's CPU was
+ * not read, the 1-minute load average stands in, floored at its value before the run (it decays
+ * over minutes, so right after other work it still counts that work).
  */
-export function otherJobs(row: Row, context: RunContext): number {
-  if (row.machineCores !== undefined) return Math.max(0, row.machineCores - ownCores(row));
-  return Math.max(context.loadavgStart, (row.loadavg ?? 0) - ownCores(row));
-}
-
-function othersEvidence(row: Row, context: RunContext): string {
-  if (row.machineCores !== undefined) return `the machine's CPU during the row ${cores(row.machineCores)} less this run's own ${cores(ownCores(row))}`;
-  return `load average ${row.loadavg ?? context.loadavgStart} less this run's own ${cores(ownCores(row))}`;
+export function otherJobs(row: Row, context: RunContext): { cores: number; evidence: string } {
+  const own = ownCores(row);
+  if (row.machineCores !== undefined) {
+    return { cores: Math.max(0, row.machineCores - own), evidence: `the machine's CPU during the row ${cores(row.machineCores)} less this run's own ${cores(own)}` };
+  }
+  return {
+    cores: Math.max(context.loadavgStart, (row.loadavg ?? 0) - own),
+    evidence: `load average ${row.loadavg ?? context.loadavgStart} less this run's own ${cores(own)}`,
+  };
 }
 
 function causeOf(row: Row, context: RunContext): string {
@@ -57,8 +58,8 @@ function causeOf(row: Row, context: RunContext): string {
       'Judge by srv µs/req, or load the server from a second machine.';
   }
   const others = otherJobs(row, context);
-  if (others > context.cores / 2) {
-    return `Other jobs kept about ${others.toFixed(1)} of the ${context.cores} cores busy (${othersEvidence(row, context)}): ` +
+  if (others.cores > context.cores / 2) {
+    return `Other jobs kept about ${others.cores.toFixed(1)} of the ${context.cores} cores busy (${others.evidence}): ` +
       're-run when the machine is quiet; compare srv µs/req, which shifts less than req/s.';
   }
   if ((row.failed ?? 0) > 0 || (row.errors ?? 0) > 0 || (row.non2xx ?? 0) > 0) {

@@ -1,7 +1,7 @@
 // Request bodies of the bench, all generated (fixed seeds, identical every run) from the engine
 // bench's inputs, each with the value a correct repair gives so the bench can refuse to time a
 // wrong answer. Sizes are those of the text to repair.
-import { generateDocument, llmReply, malformDocument } from '../engine/inputs.js';
+import { CUT_MEMBER, generateDocument, llmReply, malformDocument } from '../engine/inputs.js';
 
 export interface Input {
   /** The text to repair (raw_output / content). */
@@ -59,15 +59,15 @@ export function schemaOf(value: unknown): Record<string, unknown> {
 }
 
 /**
- * The reply's schema; kept as one object so every request sends the same text. Its `bio` is the
- * member the reply cuts, so it is optional: with a schema a cut member is dropped, and a required
- * one would fail the repair (docs/schema.md "Cut replies").
+ * The reply's schema; kept as one object so every request sends the same text. The member the
+ * reply is cut inside is optional: with a schema a cut member is dropped, and a required one would
+ * fail the repair (docs/schema.md "Cut replies").
  */
 export const REPLY_SCHEMA = schemaOf(reply.expected);
-REPLY_SCHEMA.required = (REPLY_SCHEMA.required as string[]).filter((name) => name !== 'bio');
+REPLY_SCHEMA.required = (REPLY_SCHEMA.required as string[]).filter((name) => name !== CUT_MEMBER);
 
-/** The ~1 KB reply under REPLY_SCHEMA: the cut `bio` dropped. */
-export const MALFORMED_1KB_WITH_SCHEMA = input(reply.text, (({ bio: _cut, ...rest }) => rest)(reply.expected as { bio?: unknown }));
+/** The ~1 KB reply under REPLY_SCHEMA: its cut member dropped. */
+export const MALFORMED_1KB_WITH_SCHEMA = input(reply.text, reply.expectedWithSchema);
 
 /** `text` cut into `count` pieces of nearly equal length (the pushes of a streaming session). */
 export function chunksOf(text: string, count: number): string[] {

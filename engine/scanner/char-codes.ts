@@ -32,6 +32,15 @@ export function skipBlanks(text: string, k: number): number {
   return k;
 }
 
+/**
+ * `<!--` at i: 1; 0 when not; -1 when the window ends inside what may still become it (more input
+ * is needed; `final`: it did not).
+ */
+export function htmlCommentAt(text: string, i: number, final: boolean): number {
+  if (text.startsWith('<!--', i)) return 1;
+  return i + 4 > text.length && !final && '<!--'.startsWith(text.slice(i)) ? -1 : 0;
+}
+
 /** ASCII letter, digit or `_`. */
 export function isWordChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || isAsciiLetter(c) || c === 0x5f;

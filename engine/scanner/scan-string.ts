@@ -1,7 +1,7 @@
 // Strings: double, single and typographic quotes; escapes; raw control characters; unescaped inner
 // quotes; a missing closing quote. Runs between escapes are copied as one slice, never per character.
 // A string may span many pieces of a stream: its text so far waits in `strParts`.
-import { closingQuote, endsBareValue, endsStringBefore, hex4At, hexValue, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
+import { closingQuote, endsBareValue, endsStringBefore, hex4At, hexValue, htmlCommentAt, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON } from './phases.js';
 import type { Scanner } from './scanner.js';
 
@@ -71,7 +71,7 @@ export function scanString(s: Scanner): boolean {
       let j = i + 1;
       while (j < len && isJsonWhitespace(text.charCodeAt(j))) j++;
       if (j >= len && !s.final) return hold(s, run, i);
-      if (j + 4 > len && !s.final && text.charCodeAt(j) === 0x3c && '<!--'.startsWith(text.slice(j))) return hold(s, run, i); // <
+      if (text.charCodeAt(j) === 0x3c && htmlCommentAt(text, j, s.final) < 0) return hold(s, run, i); // <
       const inner = j < len ? quoteInsideValue(s, text, j) : 0;
       if (inner < 0) return hold(s, run, i);
       // `"No." "Yes," she said.`: a quoted phrase that words of speech follow is more of the text,
@@ -429,7 +429,7 @@ function endsString(s: Scanner, text: string, i: number, j: number): boolean {
   }
   if (endsStringBefore(next) || (next === 0x29 && (s.calls > 0 || s.stack[s.stack.length - 1]!.tuple))) return true; // ) closing a wrapper or a tuple
   // `"x" <!-- note --> + "y"`: an HTML comment between a container's tokens (the scanner skips it)
-  if (next === 0x3c && text.startsWith('<!--', j)) return true; // <
+  if (next === 0x3c && htmlCommentAt(text, j, true) > 0) return true; // <
   // A bare member name and its colon follow in an object (`{a: 'x' b: False}`): the string ended and
   // its comma is missing (the caller reports it).
   if (!s.strIsKey && j > i + 1 && isAsciiLetter(next) && !s.stack[s.stack.length - 1]!.isArray && bareNameAt(text, j)) return true;

@@ -7,7 +7,7 @@ import { tickDeadline } from '../deadline.js';
 import { makeWarning } from '../error-codes.js';
 import type { RepairType } from '../repair-kinds.js';
 import type { Warning } from '../types.js';
-import { isJsonWhitespace, isOtherWhitespace, isWordChar } from './char-codes.js';
+import { htmlCommentAt, isJsonWhitespace, isOtherWhitespace, isWordChar } from './char-codes.js';
 import { KIND, RepairLog } from './repair-log.js';
 import { codeUnitsOf } from './code-units.js';
 import { fastLane } from './fast-lane.js';
@@ -359,11 +359,12 @@ export class Scanner {
         continue;
       }
       if (c === 0x3c && this.stack.length > 0) { // < — `<!-- … -->` between a container's tokens
-        if (i + 4 > len && !this.final && '<!--'.startsWith(text.slice(i))) {
+        const comment = htmlCommentAt(text, i, this.final);
+        if (comment < 0) {
           this.i = i;
           return false;
         }
-        if (!text.startsWith('<!--', i)) break;
+        if (comment === 0) break;
         const end = text.indexOf('-->', i + 4);
         // repair: an HTML comment inside a container is removed, as `/* */` is; markup in JSON is
         // foreign, so a reader may have meant it as text: medium

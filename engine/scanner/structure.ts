@@ -329,14 +329,13 @@ export function afterRoot(s: Scanner, c: number): boolean {
       break;
     }
   }
-  if (s.rootCommaPos >= 0 && s.roots.length === 1 && Array.isArray(s.roots[0]) && startsScalar(s.text, i)) {
-    const items = itemsThenCloser(s.text, i, s.final);
-    if (items < 0) return false;
-    if (items > 0) return reopenRootArray(s, i);
-  }
   if (s.rootCommaPos >= 0 && s.roots.length === 1 && startsScalar(s.text, i)) {
     const first = s.roots[0];
-    if (first === null || typeof first !== 'object') {
+    if (Array.isArray(first)) {
+      const items = itemsThenCloser(s.text, i, s.final);
+      if (items < 0) return false;
+      if (items > 0) return reopenRootArray(s, i);
+    } else if (first === null || typeof first !== 'object') {
       // repair: `1, 2, 3]` — the output began inside an array (a prefilled `[`)
       s.log.record('inserted_missing_opening_bracket', s.base);
       if (s.sink !== null) s.sink.diverge();
@@ -435,24 +434,46 @@ const ITEM_AHEAD = 256;
  */
 function itemBeforeCloser(s: Scanner, i: number): number {
   const text = s.text;
-  const c = text.charCodeAt(i);
   const top = s.stack[s.stack.length - 1]!;
   if (top.isArray || top.members === 0 || !Array.isArray((top.container as Record<string, unknown>)[top.lastKey])) return 0;
   const stop = Math.min(text.length, i + ITEM_AHEAD);
+  const end = itemEnd(text, i, stop);
+  if (end === NO_ITEM) return 0;
+  const j = end === MORE_INPUT ? stop : blanksEnd(text, end, stop);
+  if (j >= stop) return stop < text.length || s.final ? 0 : -1;
+  return text.charCodeAt(j) === 0x5d ? 1 : 0; // ]
+}
+
+/** itemEnd's answers besides an index: no item starts here; the lookahead ends inside it. */
+const NO_ITEM = -1;
+const MORE_INPUT = -2;
+
+/**
+ * The index after the item at i — a string quoted on its line or a word of `[\w.+-]` (a number,
+ * a literal, a bare word) — read no further than stop; NO_ITEM, or MORE_INPUT when stop comes first.
+ */
+function itemEnd(text: string, i: number, stop: number): number {
+  const c = text.charCodeAt(i);
   let j = i;
   if (c === 0x22 || c === 0x27) { // " '
     j = i + 1;
     while (j < stop && text.charCodeAt(j) !== c && text.charCodeAt(j) !== 0x0a) j += text.charCodeAt(j) === 0x5c ? 2 : 1; // \ LF
-    if (j >= stop) return stop < text.length || s.final ? 0 : -1;
-    if (text.charCodeAt(j) !== c) return 0;
-    j++;
-  } else {
-    while (j < stop && /[\w.+-]/.test(text[j]!)) j++;
-    if (j === i) return 0;
+    if (j >= stop) return MORE_INPUT;
+    return text.charCodeAt(j) === c ? j + 1 : NO_ITEM;
   }
+  while (j < stop && /[\w.+-]/.test(text[j]!)) j++;
+  return j === i ? NO_ITEM : j;
+}
+
+/** The first index from j, before stop, that is not a space or a tab (stop when none). */
+function blanksEnd(text: string, j: number, stop: number): number {
   while (j < stop && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++; // space tab
-  if (j >= stop) return stop < text.length || s.final ? 0 : -1;
-  return text.charCodeAt(j) === 0x5d ? 1 : 0; // ]
+  return j;
+}
+
+/** Puts a container read earlier back on the stack, its members going on after `lastKey`. */
+function reopen(s: Scanner, container: unknown[] | Record<string, unknown>, lastKey = '', members = 0): void {
+  s.stack.push({ container, isArray: Array.isArray(container), key: undefined, lastKey, keyPos: 0, members, memoHits: 0, bracketed: false, tuple: false });
 }
 
 /**
@@ -468,25 +489,20 @@ function reopenArray(s: Scanner, i: number, bracket: boolean): boolean {
   const last = (top.container as Record<string, unknown>)[top.lastKey];
   if (!Array.isArray(last)) return false;
   const text = s.text;
-  if (!bracket) {
-    // repair: `{"a": [1, 2], 3]}` — the array's early `]` is dropped and the items go on in it
-    s.log.doubt('removed_extra_closing_bracket', s.at(i), 'medium');
-    if (s.sink !== null) s.sink.diverge();
-    s.stack.push({ container: last, isArray: true, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false, tuple: false });
-    s.afterComma = false;
-    s.phase = VALUE;
-    return true;
+  let row = false;
+  if (bracket) {
+    let k = i + 1;
+    while (k < text.length && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x0a || text.charCodeAt(k) === 0x0d || text.charCodeAt(k) === 0x09)) k++;
+    if (k >= text.length && !s.final) return false;
+    row = k < text.length && text.charCodeAt(k) !== 0x5b && Array.isArray(last[0]); // [
   }
-  let k = i + 1;
-  while (k < text.length && (text.charCodeAt(k) === 0x20 || text.charCodeAt(k) === 0x0a || text.charCodeAt(k) === 0x0d || text.charCodeAt(k) === 0x09)) k++;
-  if (k >= text.length && !s.final) return false;
-  const row = k < text.length && text.charCodeAt(k) !== 0x5b && Array.isArray(last[0]); // [
-  // repair: the array's early `]` is dropped and it is read on
+  // repair: `{"a": [1, 2], 3]}` — the array's early `]` is dropped and the items go on in it
   s.log.doubt('removed_extra_closing_bracket', s.at(i), 'medium');
   if (s.sink !== null) s.sink.diverge();
-  s.stack.push({ container: last, isArray: true, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false, tuple: false });
+  reopen(s, last);
   s.afterComma = false;
   s.phase = VALUE;
+  if (!bracket) return true;
   if (row) {
     s.open(true, i); // the bracket is one more row of the array
     return true;
@@ -502,28 +518,19 @@ function reopenArray(s: Scanner, i: number, bracket: boolean): boolean {
  */
 function itemsThenCloser(text: string, i: number, final: boolean): number {
   const stop = Math.min(text.length, i + ITEM_AHEAD);
+  const more = stop < text.length || final ? 0 : -1;
   let j = i;
   for (;;) {
-    const c = text.charCodeAt(j);
-    if (c === 0x22 || c === 0x27) { // " '
-      j++;
-      while (j < stop && text.charCodeAt(j) !== c && text.charCodeAt(j) !== 0x0a) j += text.charCodeAt(j) === 0x5c ? 2 : 1; // \ LF
-      if (j >= stop) return stop < text.length || final ? 0 : -1;
-      if (text.charCodeAt(j) !== c) return 0;
-      j++;
-    } else {
-      const start = j;
-      while (j < stop && /[\w.+-]/.test(text[j]!)) j++;
-      if (j === start) return j >= stop && !final && stop === text.length ? -1 : 0;
-    }
-    while (j < stop && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++; // space tab
-    if (j >= stop) return stop < text.length || final ? 0 : -1;
+    const end = itemEnd(text, j, stop);
+    if (end === NO_ITEM) return 0;
+    if (end === MORE_INPUT) return more;
+    j = blanksEnd(text, end, stop);
+    if (j >= stop) return more;
     const d = text.charCodeAt(j);
     if (d === 0x5d) break; // ]
     if (d !== 0x2c) return 0; // ,
-    j++;
-    while (j < stop && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++; // space tab
-    if (j >= stop) return stop < text.length || final ? 0 : -1;
+    j = blanksEnd(text, j + 1, stop);
+    if (j >= stop) return more;
   }
   for (j++; j < text.length; j++) {
     const c = text.charCodeAt(j);
@@ -542,7 +549,7 @@ function reopenRootArray(s: Scanner, i: number): boolean {
   // repair: the early closer is dropped
   s.log.doubt('removed_extra_closing_bracket', s.rootClosePos, 'medium');
   if (s.sink !== null) s.sink.diverge();
-  s.stack.push({ container: s.roots[0] as unknown[], isArray: true, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false, tuple: false });
+  reopen(s, s.roots[0] as unknown[]);
   s.afterComma = true;
   s.commaPos = s.rootCommaPos;
   s.rootCommaPos = -1;
@@ -563,7 +570,7 @@ function reopenRoot(s: Scanner): boolean {
   s.log.record('removed_extra_closing_bracket', s.rootClosePos);
   if (s.sink !== null) s.sink.diverge();
   const names = Object.keys(last);
-  s.stack.push({ container: last as Record<string, unknown>, isArray: false, key: undefined, lastKey: names[names.length - 1] ?? '', keyPos: 0, members: names.length, memoHits: 0, bracketed: false, tuple: false });
+  reopen(s, last as Record<string, unknown>, names[names.length - 1] ?? '', names.length);
   s.rootCommaPos = -1;
   s.afterComma = false;
   s.phase = KEY;

@@ -80,9 +80,11 @@ export class NodeRegistry {
   #timerAt = 0;
   #stalls = 0;
   #failing = false;
-  /** The epoch this node has written its entries into (onRejoin resolved true); null before. */
+  /** The epoch this node has written its entries into (onRejoin resolved true); null before, and after a rejoin until written again. */
   #restoredEpoch: string | null = null;
   #restoring = false;
+  /** Counts rejoins: a write begun before one does not count as done after it. */
+  #rejoins = 0;
   /** Every live node, as of the last tick, had written its entries into the current epoch. */
   #allRestored = false;
   readonly #instance = `${randomBytes(9).toString('base64url')} `;
@@ -186,8 +188,10 @@ export class NodeRegistry {
       .sadd(MEMBERS, this.nodeId)
       .smembers(MEMBERS)
       .eval(EPOCH, 0);
-    // Said only for the epoch its entries went into; after a restart the new epoch differs.
+    // Said only for the epoch its entries went into (after a restart the new epoch differs), and
+    // taken back while they are written again after an outage that kept the epoch.
     if (this.#restoredEpoch !== null) multi.set(restoredKey(this.nodeId), this.#restoredEpoch, 'PX', RESTORED_TTL_MS);
+    else multi.del(restoredKey(this.nodeId));
     const replies = await multi.exec();
     const held = replies?.[0]?.[1];
     const ids = (replies?.[2]?.[1] ?? []) as string[];
@@ -195,7 +199,12 @@ export class NodeRegistry {
     const rejoined = this.#failing || (this.#epoch !== null && epoch !== this.#epoch);
     this.#failing = false;
     this.#epoch = epoch;
-    if (rejoined) this.#unsettledAt = performance.now();
+    if (rejoined) {
+      // Sessions opened while Redis was away are in no directory yet, whatever the epoch.
+      this.#unsettledAt = performance.now();
+      this.#rejoins++;
+      this.#restoredEpoch = null;
+    }
     if (this.#restoredEpoch !== epoch) this.#restore(epoch);
     const values = ids.length === 0 ? [] : await this.redis.mget([...ids.map(nodeKey), ...ids.map(restoredKey)]);
     const live = new Map<string, string>();
@@ -221,8 +230,9 @@ export class NodeRegistry {
   #restore(epoch: string): void {
     if (this.#restoring) return;
     this.#restoring = true;
+    const rejoins = this.#rejoins;
     this.onRejoin().then((written) => {
-      if (written && this.#epoch === epoch) this.#restoredEpoch = epoch;
+      if (written && this.#rejoins === rejoins) this.#restoredEpoch = epoch;
     }, () => {}).finally(() => {
       this.#restoring = false;
     });
