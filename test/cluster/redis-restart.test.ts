@@ -71,3 +71,25 @@ for (const outage of ['restarted empty', 'down for a second, then restarted empt
     t.same(JSON.parse(compact.body.repaired ?? 'null'), expected, 'compact finalize: the whole document');
   });
 }
+
+t.test('Redis away and back with its contents: a compact session opened meanwhile is written back and reached through the other node', async (t) => {
+  const uuid = '00000000-0000-4000-8000-00000000f0f0';
+  // Saved and loaded again on start (`--dir`): the same contents, so the same epoch; the id opened
+  // while Redis is down never reached it.
+  redisCli('SAVE');
+  await redis.stop();
+  let started;
+  try {
+    started = await postJson(at(a, 'start'), { sessionId: uuid }, bearer(KEY));
+    await sleep(600);
+  } finally {
+    await redis.start();
+  }
+  t.equal(started.status, 200, 'opened on node-a while Redis was away');
+  t.ok(await msUntil(15_000, async () => redisCli('--scan', '--pattern', `jm:stream:*:${uuid}`) !== '') < Infinity, 'node-a has written the id it opened meanwhile');
+  // Until every node has said it wrote its entries back, a missing one is asked of every node.
+  const pushed = await postJson(at(b, 'push'), { sessionId: uuid, content: '[1, 2' }, bearer(KEY));
+  t.equal(errorOf(pushed.body), undefined, `a push through node-b lands: ${JSON.stringify(pushed.body).slice(0, 160)}`);
+  const done = await postJson(at(b, 'finalize'), { sessionId: uuid }, bearer(KEY));
+  t.same(JSON.parse(done.body.repaired ?? 'null'), [1, 2], 'finalize through node-b answers the whole document');
+});
