@@ -60,6 +60,24 @@ export class Commitment {
   }
 
   /**
+   * Reads a whole reply (healJson): the same commitment as one push, but with a schema the text is
+   * read in pieces that double in size, and reading stops once the writer has stopped — once the
+   * model's text has departed from the canonical text nothing more can be committed, so the rest
+   * (most of a broken reply) is left to the whole-text repair instead of being scanned twice.
+   * Chunking does not change a commitment (the streaming healer's pushes are any size), so this
+   * commits exactly what one push would.
+   */
+  read(text: string): void {
+    if (!this.rawPrefixOnly) {
+      this.push(text);
+      return;
+    }
+    for (let at = 0, size = 64; at < text.length && !this.settled(); at += size, size *= 2) {
+      this.push(text.slice(at, at + size));
+    }
+  }
+
+  /**
    * What closes the committed text into a whole value. Without a schema it is the writer's: whole
    * members and brackets, and perhaps a string that was growing, so only that string's quote and
    * brackets are missing.
@@ -84,9 +102,14 @@ export class Commitment {
     return closers;
   }
 
+  /** With a schema: nothing more can be committed (the writer stopped and all it wrote is matched or refused). */
+  private settled(): boolean {
+    return this.writer.stopped && this.pending.length === 0;
+  }
+
   /** The part of the canonical text that is also the model's own text, from where the match stands. */
   private matchRaw(piece: string, written: string): string {
-    if (this.writer.stopped && written.length === 0 && this.pending.length === 0) return '';
+    if (written.length === 0 && this.settled()) return '';
     this.rawPieces.push(piece);
     const canon = this.pending + written;
     let k = 0;

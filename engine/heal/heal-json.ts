@@ -43,7 +43,7 @@ export function healJson(text: string, opts?: HealOptions): HealResult {
   // reading a stream would have made (a second pass) is not needed.
   if (response.success && !response.metadata.was_repaired && writtenInOrder(text, response.repaired)) return healed(text, response, truncated);
   const commitment = new Commitment(opts?.schema);
-  commitment.push(text);
+  commitment.read(text);
   return settle(text, response, commitment, truncated, opts?.schema);
 }
 

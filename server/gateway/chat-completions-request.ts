@@ -5,7 +5,7 @@
 // A client that goes away aborts the upstream request. Every refusal is in the OpenAI error shape.
 // uWS rules (docs/design.md "uWS rules"): onAborted registered (BodyRequest); every write after an
 // await inside res.cork(); nothing touches res after an abort.
-import type { Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
 import { makeError } from '../contracts/error-codes.js';
 import type { RepairError } from '../../engine/types.js';
 import type { AdmissionDecision } from '../http/admission-hook.js';
@@ -22,7 +22,7 @@ import { ReportBuilder } from './heal-report.js';
 import { openAiError } from './openai-error.js';
 import { SseParser } from './sse-parser.js';
 import { frameEvent, StreamRewriter } from './stream-rewriter.js';
-import { failureOf, type UpstreamClient } from './upstream-client.js';
+import { failureOf, type UpstreamClient, type UpstreamExchange } from './upstream-client.js';
 
 export const ROUTE = 'chat_completions';
 const INTERNAL = makeError('INTERNAL_ERROR');
@@ -36,10 +36,24 @@ export interface RequestHeaders {
   callerAuthorization: string | null;
 }
 
+interface WholeAnswer {
+  status: number;
+  type: string;
+  retryAfter: string | null;
+  plan: ChatPlan;
+  chunks: Buffer[];
+}
+
 export class ChatCompletionsRequest extends BodyRequest {
   readonly #time = Date.now();
   readonly #start = performance.now();
-  readonly #upstreamAbort = new AbortController();
+  #exchange: UpstreamExchange | null = null;
+  /** A whole (non-streamed) answer being received, or null. */
+  #whole: WholeAnswer | null = null;
+  /** While streaming: rewrites one upstream chunk and sends it (false: the client lags). */
+  #rewrite: ((chunk: Buffer) => boolean) | null = null;
+  /** While streaming: ends the stream, with the error that cut it or null. */
+  #endStream: ((error: Error | null) => void) | null = null;
   #key: KeyRecord | undefined = undefined;
   #limitHeaders: HeaderList | null = null;
   /** null while admission is pending; then the refusal, or false when admitted. */
@@ -118,14 +132,19 @@ export class ChatCompletionsRequest extends BodyRequest {
       return;
     }
     this.#execution = 'inline'; // the call reaches the upstream: it counts once, whatever it streams
-    this.upstream.send({ body: this.#body, requestId: this.h.requestId, callerAuthorization: this.h.callerAuthorization, signal: this.#upstreamAbort.signal })
-      .then((response) => this.#answered(response, plan), (error: unknown) => this.#unreachable(error));
+    const call = { body: this.#body, requestId: this.h.requestId, callerAuthorization: this.h.callerAuthorization };
     this.#body = null;
+    this.#exchange = this.upstream.send(call, {
+      started: (status, headers) => this.#started(status, headers, plan),
+      piece: (chunk) => this.#piece(chunk),
+      ended: () => this.#ended(),
+      failed: (error) => this.#cut(error),
+    });
   }
 
   protected override clientGone(): void {
     this.#body = null;
-    this.#upstreamAbort.abort(); // nobody pays for tokens nobody reads
+    this.#exchange?.abort(); // nobody pays for tokens nobody reads
     if (!this.#streaming) return;
     // A stream's answer was claimed when it began: its abort is recorded here, not by BodyRequest.
     this.#streaming = false;
@@ -137,6 +156,7 @@ export class ChatCompletionsRequest extends BodyRequest {
     this.#record(0, 'aborted');
   }
 
+  /** No answer from the upstream (or a whole answer cut): the OpenAI-shaped 502 or 504. */
   #unreachable(error: unknown): void {
     if (this.aborted) return;
     const code = failureOf(error);
@@ -144,38 +164,49 @@ export class ChatCompletionsRequest extends BodyRequest {
     this.#corked(() => this.#answerError(makeError(code)));
   }
 
-  #answered(response: Dispatcher.ResponseData, plan: ChatPlan): void {
-    if (this.aborted) {
-      response.body.destroy();
+  #started(status: number, headers: IncomingHttpHeaders, plan: ChatPlan): void {
+    const type = String(headers['content-type'] ?? '');
+    if (status === 200 && plan.stream && type.startsWith('text/event-stream')) {
+      this.#beginStream(plan);
       return;
     }
-    const type = String(response.headers['content-type'] ?? '');
-    if (response.statusCode === 200 && plan.stream && type.startsWith('text/event-stream')) this.#stream(response, plan);
-    else void this.#whole(response, plan, type);
+    const retryAfter = headers['retry-after'];
+    this.#whole = { status, type, retryAfter: typeof retryAfter === 'string' ? retryAfter : null, plan, chunks: [] };
+  }
+
+  #piece(chunk: Buffer): boolean {
+    if (this.#whole !== null) {
+      this.#whole.chunks.push(chunk);
+      return true;
+    }
+    return this.#rewrite === null ? true : this.#rewrite(chunk);
+  }
+
+  #ended(): void {
+    if (this.#whole !== null) this.#answerWhole(this.#whole);
+    else this.#endStream?.(null);
+  }
+
+  #cut(error: Error): void {
+    if (this.#endStream !== null) this.#endStream(error);
+    else this.#unreachable(error);
   }
 
   /** A whole answer: an upstream error passed on as it came, a completion healed. */
-  async #whole(response: Dispatcher.ResponseData, plan: ChatPlan, type: string): Promise<void> {
-    let raw: string;
-    try {
-      raw = await response.body.text();
-    } catch (error) {
-      this.#unreachable(error);
-      return;
-    }
+  #answerWhole(whole: WholeAnswer): void {
     if (this.aborted) return;
-    const status = response.statusCode;
+    const raw = Buffer.concat(whole.chunks).toString('utf8');
+    const { status, type } = whole;
     if (status < 200 || status > 299) {
-      const retryAfter = response.headers['retry-after'];
       const headers: (readonly [string, string])[] = [...(this.#limitHeaders ?? [])];
-      if (typeof retryAfter === 'string') headers.push(['Retry-After', retryAfter]);
+      if (whole.retryAfter !== null) headers.push(['Retry-After', whole.retryAfter]);
       this.#corked(() => this.#write(status, type || JSON_TYPE, raw, headers, 'UPSTREAM_ERROR'));
       return;
     }
     const builder = new ReportBuilder(this.h.minConfidence);
     let healed: string | null;
     try {
-      healed = healCompletion(raw, plan, builder);
+      healed = healCompletion(raw, whole.plan, builder);
     } catch (error) {
       // A bug in the healing fails this request, not the process.
       this.ctx.logger.log('error', 'healing failed', { requestId: this.h.requestId, route: ROUTE, fault: describeFault(error) });
@@ -199,12 +230,14 @@ export class ChatCompletionsRequest extends BodyRequest {
   }
 
   /** A streamed answer: events rewritten as they arrive, the upstream paused while the client lags. */
-  #stream(response: Dispatcher.ResponseData, plan: ChatPlan): void {
-    if (!this.claimAnswer()) return;
+  #beginStream(plan: ChatPlan): void {
+    if (!this.claimAnswer()) {
+      this.#exchange?.abort();
+      return;
+    }
     this.#streaming = true;
     const parser = new SseParser();
     const rewriter = new StreamRewriter(plan, this.h.minConfidence);
-    const body = response.body;
     this.res.cork(() => {
       this.res.writeStatus(statusLine(200));
       this.res.writeHeader('X-Request-ID', this.h.requestId);
@@ -213,57 +246,62 @@ export class ChatCompletionsRequest extends BodyRequest {
       this.res.writeHeader('X-Content-Type-Options', 'nosniff');
       for (const [name, value] of this.#limitHeaders ?? []) this.res.writeHeader(name, value);
     });
-    const send = (text: string): void => {
-      if (text === '' || this.aborted) return;
+    /** Writes `text`; false when the client lags (uWS holds it): the upstream read pauses until it drains. */
+    const send = (text: string): boolean => {
+      if (text === '' || this.aborted) return true;
+      let flowing = true;
       this.res.cork(() => {
         if (this.res.write(text)) return;
-        // The client lags: uWS holds what it could not send; read no more until it has drained.
-        body.pause();
+        flowing = false;
         this.res.onWritable(() => {
-          body.resume();
+          this.#exchange?.resume();
           return true;
         });
       });
+      return flowing;
     };
-    body.on('data', (chunk: Buffer) => {
+    const end = (tail: string, outcome: string): void => {
+      if (this.aborted || !this.#streaming) return;
+      this.#streaming = false;
+      this.#rewrite = null;
+      this.#endStream = null;
+      this.#confidence = rewriter.report.healedParts > 0 ? rewriter.report.confidence : null;
+      this.res.cork(() => this.res.end(tail, this.ctx.lifecycle.draining));
+      this.#record(200, outcome);
+      this.answered();
+    };
+    this.#rewrite = (chunk) => {
       let out = '';
       try {
         for (const event of parser.push(chunk)) out += rewriter.rewrite(event);
       } catch (error) {
         // A bug in the rewriting fails this stream, not the process: an error event, then the end.
         this.ctx.logger.log('error', 'stream rewriting failed', { requestId: this.h.requestId, route: ROUTE, fault: describeFault(error) });
-        body.destroy();
+        this.#exchange?.abort();
         send(out);
         end(frameEvent('', openAiError(INTERNAL).body), 'INTERNAL_ERROR');
+        return true;
+      }
+      return send(out);
+    };
+    this.#endStream = (error) => {
+      if (this.aborted) return;
+      if (error !== null) {
+        // Cut mid-stream (a stall past UPSTREAM_TIMEOUT_MS, a reset): an error event the clients raise.
+        const code = failureOf(error);
+        end(frameEvent('', openAiError(makeError(code)).body), code);
         return;
       }
-      send(out);
-    });
-    const end = (tail: string, outcome: string): void => {
-      if (this.aborted || !this.#streaming) return;
-      this.#streaming = false;
-      this.#confidence = rewriter.report.healedParts > 0 ? rewriter.report.confidence : null;
-      this.res.cork(() => this.res.end(tail, this.ctx.lifecycle.draining));
-      this.#record(200, outcome);
-      this.answered();
-    };
-    body.on('end', () => {
       let tail: string;
       try {
         tail = rewriter.done ? '' : rewriter.finish(); // an upstream that ended without [DONE]
-      } catch (error) {
-        this.ctx.logger.log('error', 'stream rewriting failed', { requestId: this.h.requestId, route: ROUTE, fault: describeFault(error) });
+      } catch (failure) {
+        this.ctx.logger.log('error', 'stream rewriting failed', { requestId: this.h.requestId, route: ROUTE, fault: describeFault(failure) });
         end(frameEvent('', openAiError(INTERNAL).body), 'INTERNAL_ERROR');
         return;
       }
       end(tail, 'ok');
-    });
-    body.on('error', (error: unknown) => {
-      if (this.aborted) return;
-      // Cut mid-stream (a stall past UPSTREAM_TIMEOUT_MS, a reset): an error event the clients raise.
-      const code = failureOf(error);
-      end(frameEvent('', openAiError(makeError(code)).body), code);
-    });
+    };
   }
 
   #answerError(error: RepairError): void {
