@@ -1,8 +1,10 @@
 // Heals a whole (non-streaming) chat completion: each choice's tool-call arguments against their
-// tool's parameters, and its content when the request asked for JSON. Nothing else is touched.
-// When no healed text differs from what the model wrote, the upstream's bytes are kept and only the
-// report is spliced in before the closing brace, so ids, usage and logprobs keep their exact
-// spelling; otherwise the completion is written again (the same values, JSON.stringify's spelling).
+// tool's parameters, and its content when the request asked for JSON. Nothing else is touched:
+// the healed strings are spliced into the upstream's own bytes and the report is added before the
+// closing brace, so ids, usage, logprobs and every other member keep their exact spelling. Only
+// when a healed string cannot be found where it was read (an upstream that spells strings with
+// escapes JSON.stringify does not use, `\/` or `\u00e9`) is the completion written again (the
+// same values, JSON.stringify's spelling). Splicing is also cheaper than writing it again.
 import { healJson } from '../../engine/heal/index.js';
 import type { ChatPlan } from './chat-request.js';
 import type { AnswerReport, ReportBuilder } from './heal-report.js';
@@ -11,6 +13,14 @@ type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A string the healer read, in document order: where it is a member's value, and what it became. */
+interface HealedPart {
+  /** The member whose value it is (`content` or `arguments`). */
+  name: string;
+  original: string;
+  healed: string;
 }
 
 /** The completion as the client receives it, or null when the upstream's 200 is not a completion object. */
@@ -22,41 +32,84 @@ export function healCompletion(raw: string, plan: ChatPlan, builder: ReportBuild
     return null;
   }
   if (!isObject(completion) || !Array.isArray(completion['choices'])) return null;
+  const parts: HealedPart[] = [];
   let changed = false;
   for (const [position, choice] of completion['choices'].entries()) {
     if (!isObject(choice) || !isObject(choice['message'])) continue;
     const index = typeof choice['index'] === 'number' ? choice['index'] : position;
     const truncated = choice['finish_reason'] === 'length';
     const message = choice['message'];
-    if (plan.content !== null && typeof message['content'] === 'string') {
-      const result = healJson(message['content'], { schema: plan.content.schema, truncated });
-      builder.addContent(index, result.report);
-      if (result.text !== message['content']) {
-        message['content'] = result.text;
-        changed = true;
+    // The message's members in the order written (JSON.parse keeps it), so parts are in document order.
+    for (const member in message) {
+      if (member === 'content' && plan.content !== null && typeof message['content'] === 'string') {
+        const result = healJson(message['content'], { schema: plan.content.schema, truncated });
+        builder.addContent(index, result.report);
+        parts.push({ name: 'content', original: message['content'], healed: result.text });
+        if (result.text !== message['content']) {
+          message['content'] = result.text;
+          changed = true;
+        }
       }
-    }
-    if (!Array.isArray(message['tool_calls'])) continue;
-    for (const [k, call] of message['tool_calls'].entries()) {
-      const fn = isObject(call) ? call['function'] : undefined;
-      if (!isObject(fn) || typeof fn['arguments'] !== 'string') continue;
-      const name = typeof fn['name'] === 'string' ? fn['name'] : null;
-      const schema = name === null ? undefined : plan.toolSchemas.get(name);
-      const result = healJson(fn['arguments'], { schema, truncated });
-      const id = typeof (call as Json)['id'] === 'string' ? (call as Json)['id'] as string : null;
-      builder.addToolCall(index, k, id, name, result.report);
-      if (result.text !== fn['arguments']) {
-        fn['arguments'] = result.text;
-        changed = true;
+      if (member !== 'tool_calls' || !Array.isArray(message['tool_calls'])) continue;
+      for (const [k, call] of message['tool_calls'].entries()) {
+        const fn = isObject(call) ? call['function'] : undefined;
+        if (!isObject(fn) || typeof fn['arguments'] !== 'string') continue;
+        const name = typeof fn['name'] === 'string' ? fn['name'] : null;
+        const schema = name === null ? undefined : plan.toolSchemas.get(name);
+        const result = healJson(fn['arguments'], { schema, truncated });
+        const id = typeof (call as Json)['id'] === 'string' ? (call as Json)['id'] as string : null;
+        builder.addToolCall(index, k, id, name, result.report);
+        parts.push({ name: 'arguments', original: fn['arguments'], healed: result.text });
+        if (result.text !== fn['arguments']) {
+          fn['arguments'] = result.text;
+          changed = true;
+        }
       }
     }
   }
   const report = builder.build();
-  if (changed) {
-    completion['jsonmend'] = report;
-    return JSON.stringify(completion);
+  const spliced = changed ? splice(raw, parts) : raw;
+  if (spliced !== null) return withReport(spliced, report);
+  completion['jsonmend'] = report;
+  return JSON.stringify(completion);
+}
+
+/**
+ * `raw` with each part's string replaced by its healed text, or null when a part is not found as
+ * JSON.stringify spells it, as the value of its member, after the part before it. A member's value
+ * is recognised by what precedes it — `{` or `,`, the quoted name, `:` — which text inside a JSON
+ * string cannot show (its quotes are escaped).
+ */
+function splice(raw: string, parts: readonly HealedPart[]): string | null {
+  let out = '';
+  let from = 0;
+  for (const part of parts) {
+    const needle = JSON.stringify(part.original);
+    let at = raw.indexOf(needle, from);
+    while (at >= 0 && !valueOf(raw, at, part.name)) at = raw.indexOf(needle, at + 1);
+    if (at < 0) return null;
+    out += raw.slice(from, at) + (part.healed === part.original ? needle : JSON.stringify(part.healed));
+    from = at + needle.length;
   }
-  return withReport(raw, report);
+  return out + raw.slice(from);
+}
+
+/** Whether the string at `at` is the value of member `name`: `{` or `,`, `"name"`, `:` before it (whitespace between). */
+function valueOf(raw: string, at: number, name: string): boolean {
+  let k = blankBefore(raw, at - 1);
+  if (raw.charCodeAt(k) !== 0x3a) return false; // :
+  k = blankBefore(raw, k - 1);
+  const start = k - name.length - 1;
+  if (raw.charCodeAt(k) !== 0x22 || raw.charCodeAt(start) !== 0x22 || !raw.startsWith(name, start + 1)) return false; // " "
+  const before = raw.charCodeAt(blankBefore(raw, start - 1));
+  return before === 0x7b || before === 0x2c; // { ,
+}
+
+/** The index of the last character at or before `k` that is not JSON whitespace. */
+function blankBefore(raw: string, k: number): number {
+  let c = raw.charCodeAt(k);
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = raw.charCodeAt(--k); // space \n \r \t
+  return k;
 }
 
 /** `raw` (a JSON object) with `"jsonmend": report` added as its last member, its own bytes unchanged. */

@@ -47,3 +47,41 @@ t.test('a whole completion with nothing changed keeps its bytes; the report goes
   t.equal(healCompletion('{}', plan, new ReportBuilder(null)), null, 'not a completion: passed on untouched by the caller');
   t.equal(healCompletion('[1', plan, new ReportBuilder(null)), null);
 });
+
+t.test('a healed completion: the healed strings are spliced into the upstream bytes, every other byte kept', async (t) => {
+  const broken = "{'city': 'Oslo'}";
+  const healed = healJson(broken, { schema: SCHEMA }).text;
+  const whole = { ...plan, stream: false }; // content is text: passed through
+  // Two calls with the same arguments, a text answer that quotes a lookalike member (escaped inside
+  // its string), usage and logprobs spelled as no JSON.stringify would.
+  const call = (id: string): string => `{"id":"${id}","type":"function","function":{"name":"w","arguments":${JSON.stringify(broken)}}}`;
+  const lookalike = JSON.stringify(`{"arguments": ${JSON.stringify(broken)}}`);
+  const raw = `{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":${lookalike},"tool_calls":[${call('a')}, ${call('b')}]},` +
+    `"logprobs":{"p":1.0,"t":"caf\\u00e9"},"finish_reason":"tool_calls"}],"usage":{"total_tokens":1.50e1}}`;
+  const out = healCompletion(raw, whole, new ReportBuilder(null))!;
+  const expected = raw.split(JSON.stringify(broken)).join(JSON.stringify(healed));
+  t.not(expected, raw, 'the arguments were changed');
+  t.equal(out.slice(0, out.lastIndexOf(',"jsonmend"')), expected.slice(0, expected.lastIndexOf('}')), 'only the healed strings differ from the upstream bytes (1.0, \\u00e9 and 1.50e1 kept)');
+  const parsed = JSON.parse(out);
+  t.equal(parsed.choices[0].message.content, JSON.parse(lookalike), 'the text content is not taken for arguments');
+  t.same(parsed.choices[0].message.tool_calls.map((c: any) => c.function.arguments), [healed, healed]);
+  t.equal(parsed.jsonmend.choices[0].tool_calls.length, 2);
+});
+
+t.test('a healed completion whose upstream spells a string with other escapes is written again, the same values', async (t) => {
+  const raw = '{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"w","arguments":"{\'city\': \'Oslo\\/Bergen\'}"}}]},"finish_reason":"tool_calls"}]}';
+  const out = JSON.parse(healCompletion(raw, { ...plan, stream: false }, new ReportBuilder(null))!);
+  t.equal(out.choices[0].message.tool_calls[0].function.arguments, '{"city":"Oslo/Bergen"}');
+  t.equal(out.id, 'x');
+  t.equal(out.jsonmend.choices[0].tool_calls[0].repaired, true);
+});
+
+t.test('a healed completion whose message writes tool_calls before content: both spliced where they are', async (t) => {
+  const args = "{'city': 'Oslo'}";
+  const content = "{answer: True}";
+  const raw = `{"choices":[{"index":0,"message":{"tool_calls":[{"id":"c","type":"function","function":{"name":"w","arguments":${JSON.stringify(args)}}}],` +
+    `"content":${JSON.stringify(content)},"role":"assistant"},"finish_reason":"stop"}],"usage":{"x":2.50}}`;
+  const out = healCompletion(raw, { ...plan, stream: false, content: { schema: undefined } }, new ReportBuilder(null))!;
+  const expected = raw.replace(JSON.stringify(args), JSON.stringify('{"city":"Oslo"}')).replace(JSON.stringify(content), JSON.stringify('{"answer":true}'));
+  t.equal(out.slice(0, out.lastIndexOf(',"jsonmend"')), expected.slice(0, expected.lastIndexOf('}')));
+});
