@@ -56,6 +56,8 @@ export const REPAIR_KINDS = {
   inserted_missing_opening_bracket: { confidence: 'medium', category: 'syntax' },
   closed_mismatched_bracket: { confidence: 'medium', category: 'syntax' },
   converted_array_to_object: { confidence: 'medium', category: 'syntax' },
+  // A Python set (`{1, 2}`) read as the array of its items: JSON has no sets, and the braces say object.
+  converted_set_to_array: { confidence: 'medium', category: 'syntax' },
   merged_thousands_separator: { confidence: 'medium', category: 'syntax' },
   unescaped_json_text: { confidence: 'medium', category: 'syntax' },
   // Syntax, medium: the text was a guess at the author's intent.

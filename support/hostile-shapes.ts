@@ -73,6 +73,12 @@ export const HOSTILE_SHAPES: readonly HostileShape[] = [
   // comma followed by items that never reach their `]`
   { name: 'bare-member-lines', make: repeat('name: John Smith: \t  \n') },
   { name: 'root-array-comma-items', make: (size) => '[1], ' + '2, "x", '.repeat(Math.ceil(size / 8)) },
+  // Python sets (structure.ts): many sets, sets opened and never closed, a long set turned into an
+  // object by a colon at its end, and bracketed labels one after another at the start.
+  { name: 'sets-many', make: (size) => '[' + "{1, 'a', None}, ".repeat(Math.ceil(size / 16)) + ']' },
+  { name: 'sets-open', make: repeat('{1, ') },
+  { name: 'set-long-then-colon', make: (size) => '{' + '"a", '.repeat(Math.ceil(size / 5)) + '"b": 1}' },
+  { name: 'labels-repeated', make: repeat('[x] ') },
 ];
 
 /** A schema the hostile shapes rarely fit: the schema paths then read every candidate. */

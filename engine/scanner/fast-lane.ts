@@ -10,7 +10,8 @@ import { tickDeadline } from '../deadline.js';
 import { hex4At, isAsciiLetter, isJsonWhitespace } from './char-codes.js';
 import { KIND } from './repair-log.js';
 import { proseRunsToQuote } from './scan-string.js';
-import { AFTER_VALUE, COLON, type Frame, KEY, VALUE } from './phases.js';
+import { AFTER_VALUE, COLON, type Frame, KEY, SET_NONE, VALUE } from './phases.js';
+import { namedFirstMember } from './python-set.js';
 import type { Scanner } from './scanner.js';
 
 export function fastLane(s: Scanner): void {
@@ -109,10 +110,7 @@ export function fastLane(s: Scanner): void {
         if (end < 0) break;
         const j = colonAt(codes, end + 1);
         if (j < 0) break; // : must follow the name
-        top.key = memoName(s, top, text, i + 1, end);
-        top.keyPos = s.base + i;
-        s.afterComma = false;
-        s.phase = VALUE;
+        named(s, top, memoName(s, top, text, i + 1, end), i);
         i = j + 1;
       } else if (isIdentifierStart(c)) { // a bare name: `{name: 1}`
         let end = i + 1;
@@ -121,10 +119,7 @@ export function fastLane(s: Scanner): void {
         if (j < 0) break;
         // repair: an unquoted member name is quoted
         s.recordKind(KIND.quoted_unquoted_keys, i);
-        top.key = memoName(s, top, text, i, end);
-        top.keyPos = s.base + i;
-        s.afterComma = false;
-        s.phase = VALUE;
+        named(s, top, memoName(s, top, text, i, end), i);
         i = j + 1;
       } else if (c === 0x27) { // '
         const end = plainSingleQuotedEnd(codes, i + 1);
@@ -133,10 +128,7 @@ export function fastLane(s: Scanner): void {
         if (j < 0) break;
         // repair: single-quoted strings become double-quoted
         s.recordKind(KIND.converted_single_quotes, i);
-        top.key = memoName(s, top, text, i + 1, end);
-        top.keyPos = s.base + i;
-        s.afterComma = false;
-        s.phase = VALUE;
+        named(s, top, memoName(s, top, text, i + 1, end), i);
         i = j + 1;
       } else if (c === 0x7d) { // } of an empty object, or after a trailing comma (close() reports it)
         s.close(undefined, i);
@@ -145,10 +137,20 @@ export function fastLane(s: Scanner): void {
       } else break;
     } else if (phase === COLON && c === 0x3a) { // :
       s.phase = VALUE;
+      if (top.set !== SET_NONE) namedFirstMember(s, top); // the `{` opened an object, not a Python set
       i++;
     } else break;
   }
   s.i = i;
+}
+
+/** A member's name, read with its colon after it (at window index i): its value comes next. */
+function named(s: Scanner, top: Frame, key: string, i: number): void {
+  top.key = key;
+  top.keyPos = s.base + i;
+  s.afterComma = false;
+  s.phase = VALUE;
+  if (top.set !== SET_NONE) namedFirstMember(s, top); // the `{` opened an object, not a Python set
 }
 
 /**

@@ -31,6 +31,15 @@ export const HOLD_BLOCK_TICK = 5; // a code block used as a value, before its cl
  */
 export const MAX_DEPTH = 1000;
 
+/**
+ * Whether a `{` opened a Python set (structure.ts readAsSet): its first member decides. A set's
+ * first item is a quoted string, a number or a literal followed by `,` or `}`, not by `:`.
+ */
+export const SET_NONE = 0; // an array, or an object whose first member showed it is one
+export const SET_OPEN = 1; // a `{` whose first member has not been read
+export const SET_QUOTED = 2; // a `{` whose first member is a quoted string: what follows it decides
+export const SET_READ = 3; // an array read from a Python set (`{1, 2}`): `}` closes it
+
 export interface Frame {
   container: Record<string, unknown> | unknown[];
   isArray: boolean;
@@ -47,6 +56,10 @@ export interface Frame {
   bracketed: boolean;
   /** An array the writer opened with `(` (a Python tuple): `)` closes it. */
   tuple: boolean;
+  /** SET_NONE, SET_OPEN, SET_QUOTED or SET_READ: whether a `{` opened a Python set. */
+  set: number;
+  /** Input offset of the container's opening bracket. */
+  openAt: number;
 }
 
 /**

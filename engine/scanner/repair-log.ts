@@ -67,6 +67,16 @@ export class RepairLog {
     if (lowered[k] !== 'low') lowered[k] = confidence;
   }
 
+  /**
+   * Takes back one record() of `type` whose reading was given up later (a Python set whose braces
+   * turned out to hold an object: python-set.ts); its detail goes when no other occurrence is left.
+   */
+  retract(type: RepairType): void {
+    const k = INDEX.get(type)!;
+    if (this.counts === null || this.counts[k] === 0) return;
+    if (--this.counts[k]! === 0) this.order.splice(this.order.indexOf(k), 1);
+  }
+
   /** Input offset of the first repair of this type (-1: none). */
   positionOf(type: RepairType): number {
     const k = INDEX.get(type)!;

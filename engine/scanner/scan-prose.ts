@@ -32,6 +32,16 @@ export function scanProse(s: Scanner): boolean {
             s.i = i + marker;
             return true;
           }
+          const label = labelLength(text, i, s.final);
+          if (label < 0) return false;
+          if (label > 0) {
+            // repair: a bracketed label before the answer (`[x] {…}`, `[TODO] {…}`) is not data; the
+            // value after it is the answer — a reading chosen (the label reads as a value of its own): medium
+            s.log.doubt('stripped_leading_text', s.at(i), 'medium');
+            s.warnLeftOut(s.at(i));
+            s.i = i + label;
+            return true;
+          }
         }
         s.open(c === 0x5b, i);
         return true;
@@ -230,6 +240,52 @@ function toolMarkerLength(text: string, i: number, final: boolean): number {
     if (!final && i + marker.length > text.length && marker.startsWith(text.slice(i))) return -1;
   }
   return 0;
+}
+
+const LABEL_MAX = 40;
+const LABEL_WORDS_MAX = 4;
+const LABEL_GAP_MAX = 80;
+/** A JSON or Python literal in brackets (`[true]`, `[None]`) is a value, never a label. */
+const LITERAL_LABEL = /^(?:true|false|null|none|nan|infinity|undefined)$/i;
+
+/**
+ * A short label in brackets that opens the reply before its answer — a markdown checkbox (`[ ]`,
+ * `[x]`), or one to LABEL_WORDS_MAX bare words or a tag (`[TODO]`, `[Final Answer]`,
+ * `[tool:search]`): letters, digits and `_ - . : / #`, starting with a letter, no quote, comma or
+ * nested bracket — with `{` or `[` after it on its line or the next. The length up to that
+ * bracket; 0 when it is no such label (`[1, 2] {…}`, `["x"] {…}`, `[true] {…}` and `[]` are
+ * values, and so is `[x]` with no value after it); -1 when more input is needed. A stream holds
+ * the `[` back while it may still be one: at most a few words and a line break.
+ */
+function labelLength(text: string, i: number, final: boolean): number {
+  const len = text.length;
+  let j = skipBlanks(text, i + 1);
+  if (j >= len) return final ? 0 : -1;
+  const first = text.charCodeAt(j);
+  if (first === 0x5d ? j === i + 1 : !isAsciiLetter(first)) return 0; // ] — `[]` is a value; a label starts with a letter
+  let words = 0;
+  for (; j < len; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x5d) break; // ]
+    if (j - i > LABEL_MAX) return 0;
+    if (c === 0x20 || c === 0x09) continue; // space tab
+    if (!isWordChar(c) && c !== 0x2d && c !== 0x2e && c !== 0x3a && c !== 0x2f && c !== 0x23) return 0; // - . : / #
+    const before = text.charCodeAt(j - 1);
+    if ((before === 0x20 || before === 0x09 || before === 0x5b) && ++words > LABEL_WORDS_MAX) return 0; // space tab [
+  }
+  if (j >= len) return final ? 0 : -1;
+  if (LITERAL_LABEL.test(text.slice(i + 1, j).trim())) return 0;
+  // Blanks and at most one line break, then the answer's bracket.
+  let k = j + 1;
+  let breaks = 0;
+  for (; k < len; k++) {
+    const c = text.charCodeAt(k);
+    if (k - j > LABEL_GAP_MAX || (c === 0x0a && ++breaks > 1)) return 0; // LF
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) break; // space tab CR LF
+  }
+  if (k >= len) return final ? 0 : -1;
+  const next = text.charCodeAt(k);
+  return next === 0x7b || next === 0x5b ? k - i : 0; // { [
 }
 
 const FRAGMENT_MAX = 80;
@@ -646,6 +702,11 @@ function rootScalar(s: Scanner, i: number): number {
   if (!(isDigit(c) || c === 0x2d || c === 0x2b || c === 0x2e || (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) return 0; // digit - + . letter
   let j = i;
   while (j < len && !endsWord(text.charCodeAt(j))) j++;
+  if (j === i + 3 && text.startsWith('set()', i)) { // Python's empty set as the whole reply (scan-word.ts)
+    let end = j + 2;
+    while (end < len && isJsonWhitespace(text.charCodeAt(end))) end++;
+    return end < len ? 0 : s.final ? 1 : -1;
+  }
   let k = j;
   while (k < len && isJsonWhitespace(text.charCodeAt(k))) k++;
   if (k >= len && !s.final) return -1;

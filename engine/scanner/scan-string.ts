@@ -2,7 +2,8 @@
 // quotes; a missing closing quote. Runs between escapes are copied as one slice, never per character.
 // A string may span many pieces of a stream: its text so far waits in `strParts`.
 import { closingQuote, endsBareValue, endsStringBefore, hex4At, hexValue, htmlCommentAt, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
-import { AFTER_ROOT, AFTER_VALUE, COLON } from './phases.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, SET_OPEN, SET_QUOTED, SET_READ } from './phases.js';
+import { setToObject } from './python-set.js';
 import type { Scanner } from './scanner.js';
 
 export function startString(s: Scanner, open: number, isKey: boolean, i: number): void {
@@ -24,7 +25,17 @@ export function startString(s: Scanner, open: number, isKey: boolean, i: number)
   s.strRawChosenAt = -1;
   if (s.strRawCandidates.length !== 0) s.strRawCandidates.length = 0; // (a slow runtime call: only when needed)
   s.i = i + 1;
-  if (!isKey && s.sink !== null) s.sink.stringStart();
+  if (isKey) quotedFirstItem(s);
+  else if (s.sink !== null) {
+    if (s.openPending) s.showOpen(false);
+    s.sink.stringStart();
+  }
+}
+
+/** A quoted name opens a `{`'s first member: what follows it says whether the `{` opened a Python set (structure.ts). */
+export function quotedFirstItem(s: Scanner): void {
+  const top = s.stack[s.stack.length - 1];
+  if (top !== undefined && top.set === SET_OPEN) top.set = SET_QUOTED;
 }
 
 /**
@@ -280,7 +291,11 @@ function hold(s: Scanner, run: number, upTo: number): boolean {
 function fixContainerAround(s: Scanner, text: string, i: number, j: number): void {
   const depth = s.stack.length;
   const next = text.charCodeAt(j);
-  if (depth >= 1 && next === 0x3a && !s.strIsKey && s.stack[depth - 1]!.isArray && (s.stack[depth - 1]!.container as unknown[]).length === 0) { // :
+  if (depth >= 1 && next === 0x3a && !s.strIsKey && s.stack[depth - 1]!.set === SET_READ) { // :
+    // `{"x", "y": 1}`: a name and its colon after a set's items — the braces held an object after all
+    setToObject(s);
+    s.strIsKey = true;
+  } else if (depth >= 1 && next === 0x3a && !s.strIsKey && s.stack[depth - 1]!.isArray && (s.stack[depth - 1]!.container as unknown[]).length === 0) { // :
     // repair: `{"meta": ["kind": "doc", "v": 2]}` — members written in brackets: the writer meant an
     // object, and `]` will close it
     const top = s.stack.pop()!;

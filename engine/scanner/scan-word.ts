@@ -1,6 +1,6 @@
 // Unquoted tokens: numbers (with their malformed and truncated forms), literals (JSON, Python,
 // NaN/Infinity, undefined), and bare words taken as strings — keys or values.
-import { endsBareValue, endsWord, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
+import { endsBareValue, endsWord, isAsciiLetter, isDigit, isJsonWhitespace, skipBlanks } from './char-codes.js';
 import { AFTER_VALUE, COLON, HOLD_BARE, HOLD_BLOCK_QUOTE, HOLD_BLOCK_TICK, HOLD_KEY, HOLD_WORD, ROOT_START } from './phases.js';
 import { startString } from './scan-string.js';
 import type { Scanner } from './scanner.js';
@@ -282,6 +282,17 @@ export function scanValueWord(s: Scanner): boolean {
       return true;
     }
     const word = text.slice(start, i);
+    if (word === 'set' && !atEnd && text.charCodeAt(i) === 0x28) { // (
+      const end = emptySetEnd(text, i, s.final);
+      if (end < 0) return false;
+      if (end > 0) {
+        // repair: Python's empty set `set()` is the empty array — a reading chosen, as for `{1, 2}`
+        s.record('converted_set_to_array', start);
+        s.i = end;
+        s.emit([]);
+        return true;
+      }
+    }
     if (!atEnd && text.charCodeAt(i) === 0x28 && /^[A-Za-z_$][\w$.]*$/.test(word)) { // (
       const close = callEnd(text, i, s.final);
       if (close === CALL_UNDECIDED) return false;
@@ -488,6 +499,45 @@ function numberLiteral(word: string): number | null {
   if (!GROUPED_NUMBER.test(word)) return null;
   const digits = word.replace(/_/g, '');
   return digits.replace(/[-.]/g, '').length <= 15 ? Number(digits) : null;
+}
+
+const SET_ITEM_MAX = 64;
+const SET_GAP_MAX = 256;
+const SET_LITERAL = /^(?:true|false|null|none)$/i;
+
+/**
+ * Where a `{`'s first member starts (s.i), a number or a literal (`1`, `-2.5`, `True`, `None`) and
+ * then `,` or `}` (blanks between): the first item of a Python set (`{1, 2, 3}`), no member name.
+ * A name (`{a, b}`: JavaScript's shorthand) or a colon after it (`{1: "a"}`) is not. Looks at most
+ * SET_ITEM_MAX characters of the word and SET_GAP_MAX of blanks after it, so a stream that holds it
+ * back reads it again at bounded cost. 1 yes; 0 no; -1 more input is needed.
+ */
+export function bareSetItem(s: Scanner): number {
+  const text = s.text;
+  const len = text.length;
+  const start = s.i;
+  const c = text.charCodeAt(start);
+  if (!isDigit(c) && c !== 0x2d && c !== 0x2e && !isAsciiLetter(c)) return 0; // - .
+  let i = start;
+  while (i < len && i - start < SET_ITEM_MAX && !endsWord(text.charCodeAt(i))) i++;
+  if (i - start >= SET_ITEM_MAX) return 0;
+  let k = i;
+  while (k < len && k - i < SET_GAP_MAX && isJsonWhitespace(text.charCodeAt(k))) k++;
+  if (k >= len) return s.final ? 0 : -1;
+  const after = text.charCodeAt(k);
+  if (after !== 0x2c && after !== 0x7d) return 0; // , }
+  const form = numberForm(text, start, i);
+  return form === VALID || form === NORMALIZE || SET_LITERAL.test(text.slice(start, i)) ? 1 : 0;
+}
+
+/**
+ * `set()` at i, after the word `set` (the index of its `(`): Python's empty set, read as `[]`. The
+ * index after its `)`; 0 when it is not; -1 when more input is needed.
+ */
+function emptySetEnd(text: string, i: number, final: boolean): number {
+  const k = skipBlanks(text, i + 1);
+  if (k >= text.length) return final ? 0 : -1;
+  return text.charCodeAt(k) === 0x29 ? k + 1 : 0; // )
 }
 
 const NAME_ESCAPE = /\\u([0-9a-fA-F]{4})/g;

@@ -15,7 +15,7 @@ import { holdsJsonValue, scanProse, scanThink } from './scan-prose.js';
 import { scanString } from './scan-string.js';
 import { afterRoot, afterValue, expectColon, expectKey, expectValue } from './structure.js';
 import { PieceList } from './piece-list.js';
-import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, HOLD_NONE, KEY, MAX_DEPTH, ROOT_START, THINK, TRAILING, VALUE, type ValueSink } from './phases.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, HOLD_NONE, KEY, MAX_DEPTH, ROOT_START, SET_NONE, SET_OPEN, THINK, TRAILING, VALUE, type ValueSink } from './phases.js';
 import { pieceCanEnd } from './scan-word.js';
 import { setMember } from '../schema/value-utils.js';
 
@@ -166,6 +166,12 @@ export class Scanner {
   commentStart = 0;
   /** Told of every change to the value (a stream's progressive preview); null in batch repairs. */
   sink: ValueSink | null = null;
+  /**
+   * The sink has not been told of the `{` on top of the stack yet: its first member decides whether
+   * it opened an object or a Python set (structure.ts readAsSet), and a preview never takes back
+   * what it showed. Any other change to the value tells it first, as an object (showOpen).
+   */
+  openPending = false;
 
   /**
    * `policy`: how prose around the JSON is read. `base`: the input offset of the first piece's
@@ -419,7 +425,10 @@ export class Scanner {
   /** emit() when the innermost container `top` is known (the fast lane keeps it). */
   emitInto(top: Frame, value: unknown): void {
     this.afterComma = false;
-    if (this.sink !== null) this.sink.value(value, top.isArray ? undefined : top.key);
+    if (this.sink !== null) {
+      if (this.openPending) this.showOpen(false);
+      this.sink.value(value, top.isArray ? undefined : top.key);
+    }
     if (top.isArray) (top.container as unknown[]).push(value);
     else {
       setMember(top.container as Record<string, unknown>, top.key!, value);
@@ -432,13 +441,20 @@ export class Scanner {
 
   /** Replaces the value emitted last (string concatenation `"a" + "b"`). */
   replaceLast(value: unknown): void {
-    if (this.sink !== null) this.sink.replace(value);
-    const top = this.stack[this.stack.length - 1];
-    if (top === undefined) this.roots[this.roots.length - 1] = value;
-    else if (top.isArray) {
-      const arr = top.container as unknown[];
+    if (this.sink !== null) {
+      if (this.openPending) this.showOpen(false);
+      this.sink.replace(value);
+    }
+    this.placeLast(this.stack[this.stack.length - 1], value);
+  }
+
+  /** Sets `value` where the value placed last in `frame` is (the last root when `frame` is undefined); the sink is not told. */
+  placeLast(frame: Frame | undefined, value: unknown): void {
+    if (frame === undefined) this.roots[this.roots.length - 1] = value;
+    else if (frame.isArray) {
+      const arr = frame.container as unknown[];
       arr[arr.length - 1] = value;
-    } else setMember(top.container as Record<string, unknown>, top.lastKey, value);
+    } else setMember(frame.container as Record<string, unknown>, frame.lastKey, value);
   }
 
   lastValue(): unknown {
@@ -483,7 +499,12 @@ export class Scanner {
     }
     const container: Record<string, unknown> | unknown[] = isArray ? [] : {};
     const top = this.stack[this.stack.length - 1];
-    if (this.sink !== null) this.sink.open(isArray, top === undefined || top.isArray ? undefined : top.key);
+    if (this.sink !== null) {
+      if (this.openPending) this.showOpen(false);
+      // A `{` is told once its first member shows whether it opened an object or a set.
+      if (isArray) this.sink.open(true, top === undefined || top.isArray ? undefined : top.key);
+      else this.openPending = true;
+    }
     if (top === undefined) {
       if (this.firstRootAt < 0) this.firstRootAt = this.at(i);
       this.rootSpans.push(this.at(i));
@@ -498,7 +519,7 @@ export class Scanner {
     const depth = this.stack.length;
     let frame = this.frames[depth];
     if (frame === undefined) {
-      frame = { container, isArray, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false, tuple: false };
+      frame = { container, isArray, key: undefined, lastKey: '', keyPos: 0, members: 0, memoHits: 0, bracketed: false, tuple: false, set: SET_NONE, openAt: 0 };
       this.frames[depth] = frame;
     } else {
       frame.container = container;
@@ -509,11 +530,23 @@ export class Scanner {
       frame.bracketed = false;
       frame.tuple = false;
     }
+    frame.set = isArray ? SET_NONE : SET_OPEN;
+    frame.openAt = this.at(i);
     this.stack.push(frame);
     this.phase = isArray ? VALUE : KEY;
     this.afterComma = false;
     this.lastWasString = false;
     this.i = i + 1;
+  }
+
+  /**
+   * Tells the sink of the `{` on top of the stack, held back until now (openPending): as an object,
+   * or as an array when it opened a Python set.
+   */
+  showOpen(isArray: boolean): void {
+    this.openPending = false;
+    const parent = this.stack[this.stack.length - 2];
+    this.sink!.open(isArray, parent === undefined || parent.isArray ? undefined : parent.lastKey);
   }
 
   private addRoot(value: unknown): void {
@@ -529,8 +562,11 @@ export class Scanner {
   /** Closes the innermost container; `repairType` names the closer we had to supply, if any. */
   close(repairType: RepairType | undefined, windowIndex: number): void {
     const depth = this.stack.length;
+    if (this.sink !== null) {
+      if (this.openPending) this.showOpen(false);
+      this.sink.close();
+    }
     const frame = this.stack.pop()!;
-    if (this.sink !== null) this.sink.close();
     if (!frame.isArray && frame.members > 0) {
       // Rows of an array repeat their names: when this object's names all came from the memo, in
       // order and no more, the memo already describes it and no name list is made.

@@ -2,11 +2,12 @@
 // Each handler consumes at least one character or changes the phase toward one that will, and
 // returns false only when the window ends before it can decide.
 import { holdsJsonValue, inlineFragmentEnd, proseNoteEnd, reasoningCloserLength } from './scan-prose.js';
-import { isQuote } from './char-codes.js';
-import { AFTER_ROOT, AFTER_VALUE, COLON, KEY, MAX_DEPTH, TRAILING, VALUE } from './phases.js';
+import { isAsciiLetter, isQuote } from './char-codes.js';
+import { AFTER_ROOT, AFTER_VALUE, COLON, type Frame, KEY, MAX_DEPTH, SET_NONE, SET_OPEN, SET_QUOTED, SET_READ, TRAILING, VALUE } from './phases.js';
+import { namedFirstMember, readAsSet, setToObject } from './python-set.js';
 import { blockOpenerAt, NOT_A_BLOCK, scanBlock } from './scan-block.js';
-import { startString } from './scan-string.js';
-import { scanKeyWord, scanValueWord } from './scan-word.js';
+import { quotedFirstItem, startString } from './scan-string.js';
+import { bareSetItem, scanKeyWord, scanValueWord } from './scan-word.js';
 import type { Scanner } from './scanner.js';
 
 export function expectValue(s: Scanner, c: number): boolean {
@@ -81,6 +82,19 @@ export function expectValue(s: Scanner, c: number): boolean {
 
 export function expectKey(s: Scanner, c: number): boolean {
   const i = s.i;
+  const first = s.stack[s.stack.length - 1]!;
+  if (first.set === SET_OPEN) {
+    // `{1, 2}`, `{True, None}`: a number or literal and then `,` or `}` — the `{` opened a Python set
+    const item = bareSetItem(s);
+    if (item < 0) return false;
+    if (item > 0) {
+      readAsSet(s, s.at(i));
+      s.phase = VALUE;
+      return true;
+    }
+    // Only a quoted name (or a prefixed one, `u'x'`) may still be a set's item: after a stray `:` or `,` (`{:2}`) it is an object.
+    if (!isQuote(c) && c !== 0x60 && !isAsciiLetter(c)) first.set = SET_NONE; // `
+  }
   if (s.afterComma && c !== 0x5b && c !== 0x7d) { // not [ }
     const item = itemBeforeCloser(s, i);
     if (item < 0) return false;
@@ -146,6 +160,8 @@ function knownKey(s: Scanner, i: number): boolean {
   if (after !== 0x3a && after !== 0x20) return false; // : or space: the name has ended
   if (!text.startsWith(key, i + 1)) return false;
   top.memoHits++;
+  quotedFirstItem(s);
+  s.strQuoteSeen = false; // a name read whole from the memo: no inner quote
   top.key = key;
   top.keyPos = s.at(i);
   s.afterComma = false;
@@ -156,6 +172,13 @@ function knownKey(s: Scanner, i: number): boolean {
 
 export function expectColon(s: Scanner, c: number): boolean {
   const i = s.i;
+  const top = s.stack[s.stack.length - 1]!;
+  if (top.set !== SET_NONE) {
+    // The `{`'s first name is read: `,` or `}` after a quoted one (`{"x", "y"}`) make it a set's item
+    // (not when where that string ends was a guess: `{"key:"value"}` is a broken member, no set)
+    if (top.set === SET_QUOTED && (c === 0x2c || c === 0x7d) && !s.strQuoteSeen) return firstSetItem(s, top, c); // , }
+    namedFirstMember(s, top);
+  }
   switch (c) {
     case 0x3a: // :
       s.i = i + 1;
@@ -163,7 +186,6 @@ export function expectColon(s: Scanner, c: number): boolean {
       return true;
     case 0x2c: { // ,
       // A member name with no value: the member is dropped (close() and this path report it).
-      const top = s.stack[s.stack.length - 1]!;
       s.log.record('removed_member_without_value', top.keyPos);
       top.key = undefined;
       s.phase = KEY;
@@ -188,11 +210,22 @@ export function expectColon(s: Scanner, c: number): boolean {
     }
     default:
       // repair: `{"a" 1}` gets its colon; after an empty name (`"" ""`) that reading is a guess
-      if (s.stack[s.stack.length - 1]!.key === '') s.log.doubt('inserted_missing_colon', s.at(i), 'medium');
+      if (top.key === '') s.log.doubt('inserted_missing_colon', s.at(i), 'medium');
       else s.record('inserted_missing_colon', i);
       s.phase = VALUE;
       return true;
   }
+}
+
+/**
+ * `{"x", "y"}`, `{'a'}`: the quoted name a `{` began with is followed by `,` or `}` (c) — it is the
+ * first item of a Python set, read as an array (python-set.ts).
+ */
+function firstSetItem(s: Scanner, top: Frame, c: number): boolean {
+  const item = top.key!;
+  readAsSet(s, top.keyPos);
+  s.emitInto(top, item);
+  return afterValue(s, c);
 }
 
 export function afterValue(s: Scanner, c: number): boolean {
@@ -226,7 +259,19 @@ export function afterValue(s: Scanner, c: number): boolean {
       s.record('removed_invalid_character', i);
       s.i = i + 1;
       return true;
-    case 0x3a: case 0x28: case 0x3b: // : ( ;
+    case 0x3a: // :
+      if (top.set === SET_READ) {
+        // `{1, 2: 3}`: a colon after a set's item — the braces held an object, and that item is its next name
+        const items = top.container as unknown[];
+        setToObject(s, String(items.pop()), s.at(i));
+        s.phase = VALUE;
+        s.i = i + 1;
+        return true;
+      }
+      s.record('removed_invalid_character', i);
+      s.i = i + 1;
+      return true;
+    case 0x28: case 0x3b: // ( ;
       s.record('removed_invalid_character', i);
       s.i = i + 1;
       return true;
@@ -397,7 +442,9 @@ function startsScalar(text: string, i: number): boolean {
  */
 function closeBracket(s: Scanner, isArray: boolean, i: number): boolean {
   const stack = s.stack;
-  if (isArray && stack[stack.length - 1]?.bracketed === true) { // the `]` of members written in brackets
+  const last = stack[stack.length - 1];
+  // the `]` of members written in brackets; the `}` of a Python set
+  if (last !== undefined && (isArray ? last.bracketed : last.set === SET_READ)) {
     s.i = i + 1;
     s.close(undefined, i);
     return true;
@@ -473,7 +520,7 @@ function blanksEnd(text: string, j: number, stop: number): number {
 
 /** Puts a container read earlier back on the stack, its members going on after `lastKey`. */
 function reopen(s: Scanner, container: unknown[] | Record<string, unknown>, lastKey = '', members = 0): void {
-  s.stack.push({ container, isArray: Array.isArray(container), key: undefined, lastKey, keyPos: 0, members, memoHits: 0, bracketed: false, tuple: false });
+  s.stack.push({ container, isArray: Array.isArray(container), key: undefined, lastKey, keyPos: 0, members, memoHits: 0, bracketed: false, tuple: false, set: SET_NONE, openAt: 0 });
 }
 
 /**

@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import t from 'tap';
 import { MalformedEmitter, type MalformedStyle } from '../../bench/engine/emit-malformed.js';
 import { createRandom } from '../../support/random.js';
-import { createJsonHealer, healJson } from '../../engine/index.js';
 import { inputsOf } from '../helpers/fixture-inputs.js';
+import { check } from '../helpers/heal-check.js';
 
 const SEED = Number(process.env.FC_SEED ?? 20261128);
 
@@ -28,27 +28,6 @@ const CORPUS = [
   ...inputsOf(new URL('fixtures/peer-families.json', import.meta.url).pathname),
   ...readdirSync(fixtures).filter((f) => f.endsWith('.json')).flatMap((f) => inputsOf(new URL(f, fixtures).pathname)),
 ];
-
-/**
- * Cuts `text` at `cuts` (offsets, any order, duplicates allowed: empty deltas), pushes the pieces
- * and finishes; throws when the property fails.
- */
-function check(text: string, schema: object | undefined, cuts: number[], truncated = false): void {
-  const want = healJson(text, { schema, truncated }).text;
-  const points = [...new Set(cuts.map((c) => Math.min(c, text.length)))].sort((a, b) => a - b);
-  const healer = createJsonHealer({ schema });
-  let sent = '';
-  let from = 0;
-  for (const at of [...points, text.length]) {
-    sent += healer.push(text.slice(from, at));
-    from = at;
-    if (!want.startsWith(sent)) throw new Error(`sent ${JSON.stringify(sent)}, not a prefix of ${JSON.stringify(want)} (text ${JSON.stringify(text)}, cuts ${points})`);
-  }
-  const end = healer.finish({ truncated });
-  sent += end.delta;
-  if (sent !== want) throw new Error(`joined ${JSON.stringify(sent)} != ${JSON.stringify(want)} (text ${JSON.stringify(text)}, cuts ${points})`);
-  if (end.result.text !== want) throw new Error(`result.text ${JSON.stringify(end.result.text)} != ${JSON.stringify(want)}`);
-}
 
 const everyChar = (text: string): number[] => Array.from({ length: text.length }, (_, k) => k);
 

@@ -5,6 +5,9 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { createStream, repair } from '../../engine/index.js';
+import { createRandom } from '../../support/random.js';
+import { check } from '../helpers/heal-check.js';
+import { run, runViolation } from '../helpers/preview-run.js';
 
 const SEED = Number(process.env.FC_SEED ?? 20261128);
 
@@ -95,5 +98,150 @@ t.test('parenthesised prose is not a tuple', (t) => {
   for (const input of ['(1) Keep this note.\n{"a": 1}', '(see below)\n{"a": 1}', '(Note: values are estimates) {"a": 1}']) {
     t.same(repair(input).repaired, { a: 1 }, input);
   }
+  t.end();
+});
+
+// Python's set literal: braces whose items are values with no colon (`{1, 2}`, `{'a', 'b'}`,
+// `set()`) read as the array of the items in order, at medium (`converted_set_to_array`: JSON has no
+// sets, and the braces say object). The first item decides: a quoted string, a number or a literal
+// followed by `,` or `}`.
+const setItem = fc.oneof(
+  fc.integer({ min: -9999, max: 99999 }),
+  fc.double({ min: -1000, max: 1000, noNaN: true, noDefaultInfinity: true }).map((x) => Math.round(x * 100) / 100),
+  fc.constantFrom(true, false, null),
+  fc.stringMatching(/^[a-zA-Z0-9 _éü-]{0,10}$/),
+);
+/** How a set is written: its quote, its blanks, a trailing comma, one item a line. */
+const layout = fc.record({ quote: fc.constantFrom("'", '"'), space: fc.constantFrom('', ' ', '  '), lines: fc.boolean(), trailing: fc.boolean() });
+type Layout = { quote: string; space: string; lines: boolean; trailing: boolean };
+
+/** A set written as Python would (`set()` when empty), items in `l`'s layout. */
+function pySet(items: unknown[], l: Layout): string {
+  if (items.length === 0) return 'set()';
+  const st: Style = { tuples: false, prefix: '', quote: l.quote, hex: false };
+  const sep = l.lines ? ',\n  ' : `,${l.space || ' '}`;
+  const body = items.map((x) => py(x, st)).join(sep) + (l.trailing ? ',' : '');
+  return l.lines ? `{\n  ${body}\n}` : `{${l.space}${body}${l.space}}`;
+}
+
+const uniqueItems = fc.uniqueArray(setItem, { maxLength: 6, selector: (x) => JSON.stringify(x) });
+
+/** Random cut points for a text of `n` characters. */
+const cutsOf = (n: number, seed: number): number[] => {
+  const random = createRandom(seed);
+  return Array.from({ length: 1 + random.int(6) }, () => random.int(n + 1)).sort((a, b) => a - b);
+};
+
+/** `text` pushed in the pieces `cuts` makes: the progressive preview keeps its guarantees, finalize answers as repair(). */
+function streamedLikeBatch(text: string, cuts: number[]): string | null {
+  const pieces: string[] = [];
+  let from = 0;
+  for (const at of [...cuts, text.length]) {
+    pieces.push(text.slice(from, at));
+    from = at;
+  }
+  const r = run(pieces);
+  // `set()` alone is a root value, shown only once the reply has ended (as `42` is)
+  const v = runViolation(r, text !== 'set()');
+  if (v !== null) return `${JSON.stringify(text)} in ${JSON.stringify(pieces)}: ${v}`;
+  if (JSON.stringify(r.final) !== JSON.stringify(repair(text).repaired)) return `${JSON.stringify(text)}: finalize is not repair()`;
+  check(text, undefined, cuts);
+  return null;
+}
+
+/** `input` reads as `want` at `confidence`, streamed as in batch (cut where `seed` says); throws otherwise. */
+function readsAs(input: string, want: unknown, confidence: string, seed: number): true {
+  const r = repair(input);
+  if (!r.success || JSON.stringify(r.repaired) !== JSON.stringify(want)) throw new Error(`${JSON.stringify(input)} -> ${JSON.stringify(r.repaired)}`);
+  if (r.metadata.confidence !== confidence) throw new Error(`${JSON.stringify(input)}: ${r.metadata.confidence}, not ${confidence}`);
+  const wrong = streamedLikeBatch(input, cutsOf(input.length, seed));
+  if (wrong !== null) throw new Error(wrong);
+  return true;
+}
+
+function setDetail(r: ReturnType<typeof repair>): string | undefined {
+  return r.metadata.syntax_repairs.find((d) => d.type === 'converted_set_to_array')?.confidence;
+}
+
+t.test('a Python set is the array of its items, in order, at medium; batch and streamed alike', (t) => {
+  fc.assert(fc.property(uniqueItems, layout, fc.nat(), (items, l, seed) => {
+    const input = pySet(items, l);
+    return readsAs(input, items, 'medium', seed) && setDetail(repair(input)) === 'medium';
+  }), { seed: SEED, numRuns: 300 });
+  t.end();
+});
+
+t.test('sets nested as member values and list items, in dicts and lists written as Python writes them', (t) => {
+  const doc = fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.oneof(setItem, uniqueItems.map((items) => ({ set: items })), fc.array(uniqueItems.map((items) => ({ set: items })), { maxLength: 3 })), { minKeys: 1, maxKeys: 4 });
+  fc.assert(fc.property(doc, layout, fc.nat(), (d, l, seed) => {
+    const st: Style = { tuples: false, prefix: '', quote: l.quote, hex: false };
+    const write = (v: unknown): string => {
+      if (v !== null && typeof v === 'object' && !Array.isArray(v) && 'set' in v) return pySet((v as { set: unknown[] }).set, { ...l, lines: false });
+      if (Array.isArray(v)) return `[${v.map(write).join(', ')}]`;
+      return py(v, st);
+    };
+    const plain = (v: unknown): unknown => v !== null && typeof v === 'object' && !Array.isArray(v) && 'set' in v ? (v as { set: unknown[] }).set
+      : Array.isArray(v) ? v.map(plain) : v;
+    const input = `{${Object.entries(d).map(([k, v]) => `${pyString(k, st)}: ${write(v)}`).join(l.lines ? ',\n ' : ', ')}}`;
+    const want = Object.fromEntries(Object.entries(d).map(([k, v]) => [k, plain(v)]));
+    const hasSet = (v: unknown): boolean => v !== null && typeof v === 'object' && ('set' in v || (Array.isArray(v) && v.some(hasSet)));
+    // sets are read at medium; a dict with none stays high (Python's dict as Python reads it)
+    return readsAs(input, want, Object.values(d).some(hasSet) ? 'medium' : 'high', seed);
+  }), { seed: SEED, numRuns: 300 });
+  t.end();
+});
+
+t.test('a stream shows a set as an array from its first item on, never as an object first', (t) => {
+  fc.assert(fc.property(fc.uniqueArray(setItem, { minLength: 1, maxLength: 5, selector: (x) => JSON.stringify(x) }), layout, (items, l) => {
+    const input = `{"tags": ${pySet(items, l)}}`;
+    const s = createStream({ preview: 'progressive' });
+    for (const ch of input) {
+      const tags = (s.push(ch).partial as { tags?: unknown } | null)?.tags;
+      if (tags !== undefined && !Array.isArray(tags)) throw new Error(`${JSON.stringify(input)}: tags shown as ${JSON.stringify(tags)}`);
+    }
+    return JSON.stringify(s.finalize().repaired) === JSON.stringify({ tags: items });
+  }), { seed: SEED, numRuns: 150 });
+  t.end();
+});
+
+t.test('what is not a set: objects, names, and a reply cut inside the braces', (t) => {
+  const cases: Array<[string, unknown]> = [
+    ['{"a": 1, "b"}', { a: 1 }], // a colon first: an object, its member without a value dropped
+    ['{1: "a", 2: "b"}', { 1: 'a', 2: 'b' }], // a dict with number keys
+    ['{True: 1}', { True: 1 }],
+    ['{a, b}', {}], // bare names (JavaScript's shorthand): no set
+    ['{}', {}], // the empty dict
+    ['{"x"', {}], // cut before the colon: a cut object
+    ["{'k'", {}],
+    ['{1', {}],
+  ];
+  for (const [input, want] of cases) {
+    const r = repair(input);
+    t.same(r.repaired, want, input);
+    t.equal(setDetail(r), undefined, `${input}: no set read`);
+  }
+  t.end();
+});
+
+t.test('a colon after a later item: the braces held an object, read as before (linear: nothing is read again)', (t) => {
+  fc.assert(fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z]{1,5}$/), { minLength: 2, maxLength: 6 }), fc.integer(), fc.constantFrom("'", '"'), (names, n, q) => {
+    const input = `{${names.map((x) => `${q}${x}${q}`).join(', ')}: ${n}}`;
+    const r = repair(input);
+    // the last item is the name, the items before it are members with no value (low)
+    return JSON.stringify(r.repaired) === JSON.stringify({ [names[names.length - 1]!]: n }) && r.metadata.confidence === 'low' &&
+      setDetail(r) === undefined && r.metadata.syntax_repairs.some((d) => d.type === 'removed_member_without_value');
+  }), { seed: SEED, numRuns: 100 });
+  t.same(repair('{1, 2: 3}').repaired, { 2: 3 });
+  t.end();
+});
+
+t.test('a one-item set is a set; with a schema, a set is an array where the schema wants one', (t) => {
+  t.same(repair('{"x"}').repaired, ['x']);
+  t.same(repair("{'tags': {'x'}}").repaired, { tags: ['x'] });
+  const schema = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, n: { type: 'integer' } }, required: ['tags'] };
+  const r = repair("{'tags': {'b', 'a'}, 'n': 2}", { schema });
+  t.ok(r.success);
+  t.same(r.repaired, { tags: ['b', 'a'], n: 2 });
+  t.equal(r.metadata.confidence, 'medium');
   t.end();
 });

@@ -1,0 +1,123 @@
+// A bracketed label before the answer is not data: a markdown checkbox (`[ ]`, `[x]`), or a few bare
+// words or a tag (`[TODO]`, `[INFO]`, `[Final Answer]`) that opens the reply, with the JSON value on
+// its line or the next. The answer is that value, at medium (stripped_leading_text, with warning
+// VALUES_LEFT_OUT: the label reads as a value of its own). A real JSON value in brackets (`[1, 2]`,
+// `["x"]`, `[true]`, `[]`) keeps its reading. Generated labels and values, batch and streamed.
+import fc from 'fast-check';
+import t from 'tap';
+import { repair } from '../../engine/index.js';
+import { createRandom } from '../../support/random.js';
+import { check } from '../helpers/heal-check.js';
+import { run, runViolation } from '../helpers/preview-run.js';
+
+const SEED = Number(process.env.FC_SEED ?? 20261129);
+
+const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_:.\/#-]{0,7}$/)
+  .filter((w) => !/^(?:true|false|null|none|nan|infinity|undefined)$/i.test(w));
+/** A label's inside: a checkbox, or one to four words. */
+const label = fc.oneof(
+  fc.constantFrom(' ', 'x', 'X', '  ', 'TODO', 'INFO', 'Answer', 'Final Answer', 'DONE', 'tool:search', 'v1.2'),
+  fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' ')),
+);
+const key = fc.stringMatching(/^[a-z]{1,6}$/);
+const scalar = fc.oneof(fc.integer({ min: -999, max: 99999 }), fc.constantFrom(true, false, null), fc.stringMatching(/^[a-z ]{1,12}$/));
+const answer = fc.oneof(
+  fc.dictionary(key, fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })), { minKeys: 1, maxKeys: 4 }),
+  fc.array(fc.oneof(scalar, fc.dictionary(key, scalar, { maxKeys: 2 })), { minLength: 1, maxLength: 4 }),
+);
+/** Between the label and the answer: the same line, or the next. */
+const gap = fc.constantFrom('', ' ', '  ', '\n', ' \n', '\r\n', '\n  ', '\t');
+
+/** `text` cut at random points: the previews keep their guarantees, finalize is repair(), the healer's property holds. */
+function streamViolation(text: string, seed: number): string | null {
+  const random = createRandom(seed);
+  const cuts = Array.from({ length: 1 + random.int(5) }, () => random.int(text.length + 1)).sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let from = 0;
+  for (const at of [...cuts, text.length]) {
+    pieces.push(text.slice(from, at));
+    from = at;
+  }
+  const container = repair(text).repaired;
+  for (const split of [pieces, [...text]]) {
+    const r = run(split);
+    const v = runViolation(r, container !== null && typeof container === 'object');
+    if (v !== null) return `${JSON.stringify(split)}: ${v}`;
+    if (JSON.stringify(r.final) !== JSON.stringify(container)) return `${JSON.stringify(text)}: finalize is not repair()`;
+  }
+  check(text, undefined, cuts);
+  return null;
+}
+
+t.test('a label before the answer is left out: the answer at medium, the label reported', (t) => {
+  fc.assert(fc.property(label, gap, answer, fc.constantFrom('', ' ', '\n'), fc.nat(), (l, g, value, lead, seed) => {
+    const text = `${lead}[${l}]${g}${JSON.stringify(value, null, seed % 2 === 0 ? undefined : 2)}`;
+    const r = repair(text);
+    if (!r.success || JSON.stringify(r.repaired) !== JSON.stringify(value)) throw new Error(`${JSON.stringify(text)} -> ${JSON.stringify(r.repaired)}`);
+    if (r.metadata.confidence !== 'medium') throw new Error(`${JSON.stringify(text)}: ${r.metadata.confidence}`);
+    const stripped = r.metadata.syntax_repairs.find((d) => d.type === 'stripped_leading_text');
+    if (stripped?.confidence !== 'medium' || stripped.position !== lead.length) throw new Error(`${JSON.stringify(text)}: ${JSON.stringify(stripped)}`);
+    if (!r.metadata.warnings.some((w) => w.code === 'VALUES_LEFT_OUT' && w.position === lead.length)) throw new Error(`${JSON.stringify(text)}: no warning`);
+    const v = streamViolation(text, seed);
+    if (v !== null) throw new Error(v);
+    return true;
+  }), { seed: SEED, numRuns: 300 });
+  t.end();
+});
+
+t.test('a JSON value in brackets before another keeps its reading (two values)', (t) => {
+  const first = fc.oneof(
+    fc.array(scalar, { minLength: 1, maxLength: 3 }).map((v) => JSON.stringify(v)),
+    fc.constantFrom('[true]', '[null]', '[False]', '[]', '[1]', '["x"]', "['x']", '[1, 2]', '[{"a": 1}]'),
+  );
+  fc.assert(fc.property(first, gap, answer, (f, g, value) => {
+    const text = `${f}${g}${JSON.stringify(value)}`;
+    const r = repair(text);
+    const roots = r.repaired as unknown[];
+    return r.success && Array.isArray(roots) && roots.length === 2 && JSON.stringify(roots[1]) === JSON.stringify(value) &&
+      !r.metadata.syntax_repairs.some((d) => d.type === 'stripped_leading_text');
+  }), { seed: SEED, numRuns: 200 });
+  t.end();
+});
+
+t.test('what is no label: words with no value after them, text after the label, a label after a blank line', (t) => {
+  fc.assert(fc.property(label.filter((l) => l.trim() !== ''), answer, (l, value) => {
+    const alone = repair(`[${l}]`);
+    const prose = repair(`[${l}] see below ${JSON.stringify(value)}`);
+    const blankLine = repair(`[${l}]\n\n${JSON.stringify(value)}`);
+    // each keeps today's reading: the bracket is the reply's first value
+    return [alone, prose, blankLine].every((r) => !r.success || !r.metadata.syntax_repairs.some((d) => d.type === 'stripped_leading_text' && d.position === 0 && JSON.stringify(r.repaired) === JSON.stringify(value)));
+  }), { seed: SEED, numRuns: 150 });
+  t.same(repair('[ ]').repaired, []);
+  t.same(repair('[x]').repaired, ['x']);
+  t.end();
+});
+
+t.test('a real array streams at once; a word after the first `[` waits for its closer', (t) => {
+  for (const [text, pieces, shown] of [
+    ['[1, 2, 3]', ['[1, 2', ', 3]'], [1]], // `2` may go on: a number shows once complete
+    ['["a", "b"]', ['["a", "b', '"]'], ['a', 'b']],
+    ['[{"a": 1}, 2]', ['[{"a": 1}', ', 2]'], [{ a: 1 }]],
+  ] as const) {
+    const r = run([...pieces]);
+    t.same(r.progressive[0], shown, `${text}: shown after the first piece`);
+    t.equal(runViolation(r, true), null);
+  }
+  const r = run(['[TODO', '] ', '{"a": 1}']);
+  t.same(r.progressive.slice(0, 2), [null, null], 'a label is never shown');
+  t.same(r.progressive[2], { a: 1 });
+  t.same(r.final, { a: 1 });
+  const w = run(['[ab', 'c', '] ']);
+  t.same(w.progressive, [null, null, null], 'a word in the first bracket waits for what follows its closer');
+  t.same(w.final, ['abc'], 'nothing after it: the array it is');
+  t.end();
+});
+
+t.test('with a schema, the answer after the label is read against it', (t) => {
+  const schema = { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] };
+  const r = repair('[Answer] {"a": "3"}', { schema });
+  t.ok(r.success);
+  t.same(r.repaired, { a: 3 });
+  t.equal(r.metadata.confidence, 'medium');
+  t.end();
+});
