@@ -33,6 +33,17 @@ export function scanProse(s: Scanner): boolean {
             return true;
           }
           const label = labelLength(text, i, s.final);
+          if (label === LABEL_LINE) {
+            // A label that opens a line of prose (`[INFO] Processing request⏎{…}`): that line is
+            // prose, the label with it — never a value of its own, so a reply with no JSON after it
+            // holds none, and a stream shows nothing of it
+            s.report.labelLine = true;
+            s.prose = true;
+            s.proseHasText = true;
+            s.proseStart = s.at(i);
+            s.i = text.indexOf(']', i) + 1;
+            return skipProse(s);
+          }
           if (label < 0) return false;
           if (label > 0) {
             // repair: a bracketed label before the answer (`[x] {…}`, `[TODO] {…}`) is not data; the
@@ -169,7 +180,9 @@ function skipProse(s: Scanner): boolean {
     const from = Math.max(0, Math.max(s.proseStart, s.reasoningEnd) - s.base);
     // and so when it holds `key: value` lines (`name: Alice⏎age: 30⏎{…}`): members written before
     // the brace are data, not prose to drop with certainty
-    if (holdsJsonValue(text, from, i) || holdsMemberLines(text, from, i)) {
+    // and so when it opened with a bracketed label (`[INFO] Processing⏎{…}`): the brackets read as
+    // an array too, and the answer after them was chosen
+    if (s.report.labelLine || holdsJsonValue(text, from, i) || holdsMemberLines(text, from, i)) {
       s.log.doubt('stripped_leading_text', s.proseStart, 'medium');
       s.warnLeftOut(s.proseStart);
     } else s.log.record('stripped_leading_text', s.proseStart);
@@ -248,14 +261,18 @@ const LABEL_GAP_MAX = 80;
 /** A JSON or Python literal in brackets (`[true]`, `[None]`) is a value, never a label. */
 const LITERAL_LABEL = /^(?:true|false|null|none|nan|infinity|undefined)$/i;
 
+/** labelLength: the label opens a line of prose, which runs on after it. */
+const LABEL_LINE = -2;
+
 /**
  * A short label in brackets that opens the reply before its answer — a markdown checkbox (`[ ]`,
  * `[x]`), or one to LABEL_WORDS_MAX bare words or a tag (`[TODO]`, `[Final Answer]`,
  * `[tool:search]`): letters, digits and `_ - . : / #`, starting with a letter, no quote, comma or
  * nested bracket — with `{` or `[` after it on its line or the next. The length up to that
- * bracket; 0 when it is no such label (`[1, 2] {…}`, `["x"] {…}`, `[true] {…}` and `[]` are
- * values, and so is `[x]` with no value after it); -1 when more input is needed. A stream holds
- * the `[` back while it may still be one: at most a few words and a line break.
+ * bracket; LABEL_LINE when prose follows it on its line (`[INFO] Processing request`, a log line's
+ * tag: a letter after blanks); 0 when it is no such label (`[1, 2] {…}`, `["x"] {…}`, `[true] {…}`
+ * and `[]` are values, and so is `[x]` with nothing after it); -1 when more input is needed. A
+ * stream holds the `[` back while it may still be one: at most a few words and a line break.
  */
 function labelLength(text: string, i: number, final: boolean): number {
   const len = text.length;
@@ -275,6 +292,9 @@ function labelLength(text: string, i: number, final: boolean): number {
   }
   if (j >= len) return final ? 0 : -1;
   if (LITERAL_LABEL.test(text.slice(i + 1, j).trim())) return 0;
+  const after = skipBlanks(text, j + 1);
+  if (after >= len && !final) return -1;
+  if (after < len && isAsciiLetter(text.charCodeAt(after)) && after > j + 1) return LABEL_LINE;
   // Blanks and at most one line break, then the answer's bracket.
   let k = j + 1;
   let breaks = 0;

@@ -51,6 +51,8 @@ export interface ProseReport {
   thinkUnclosed: boolean;
   /** A bare member name held a blank (`{The output was cut off. Complete JSON: …`): maybe prose. */
   spacedName: boolean;
+  /** The reply opened with a bracketed label on a line of prose (`[INFO] Processing⏎{…}`). */
+  labelLine: boolean;
 }
 
 /** A held-back token this long or longer waits aside for the piece that can end it (feed). */
@@ -71,7 +73,7 @@ export class Scanner {
   /** In ROOT_START: true once the text is known to be prose, so only `{`, `[`, fences end it. */
   prose = false;
   /** What this pass has seen of the reply's shape (reply-shape.ts reads it after the pass). */
-  readonly report: ProseReport = { skippedFragment: false, lineFragmentRoot: false, thinkAt: -1, thinkBodyAt: -1, thinkUnclosed: false, spacedName: false };
+  readonly report: ProseReport = { skippedFragment: false, lineFragmentRoot: false, thinkAt: -1, thinkBodyAt: -1, thinkUnclosed: false, spacedName: false, labelLine: false };
   readonly stack: Frame[] = [];
   /** Frames by depth, reused: opening a container allocates no frame once its depth has been seen. */
   private readonly frames: Frame[] = [];
