@@ -55,16 +55,15 @@ export function mapPosition(doc: UnescapedDocument, position: number): number {
   return position + shift;
 }
 
+const BRACKET_OR_QUOTE = /[{["]/;
+
 /** Offset of `\"` when it is the first thing after the first `{` or `[` (blanks and `\n` aside), else -1. */
 function escapedQuoteAfterBracket(text: string): number {
-  let i = 0;
+  // The first `{`, `[` or `"` in one native search: a reply's leading prose is most of what is
+  // passed over, and a loop of charCodeAt over it cost 2% of a 1 KB reply's repair.
+  let i = text.search(BRACKET_OR_QUOTE);
+  if (i < 0 || text.charCodeAt(i) === 0x22) return -1; // " — a real quote comes first: not escaped as a whole
   const len = text.length;
-  while (i < len) {
-    const c = text.charCodeAt(i);
-    if (c === 0x7b || c === 0x5b) break; // { [
-    if (c === 0x22) return -1; // " — a real quote comes first: not escaped as a whole
-    i++;
-  }
   i++;
   while (i < len) {
     const c = text.charCodeAt(i);

@@ -348,11 +348,21 @@ export function holdsMemberLines(text: string, from: number, to: number): boolea
   const end = Math.min(to, text.length, from + VALUE_SEARCH_MAX);
   if (end - from < 4) return false;
   const span = text.slice(from, end);
+  if (!valueAfterColon(span)) return false; // `Here is the JSON:` — no line goes on after its colon
   let words = 0;
   MEMBER_LINE.lastIndex = 0;
   for (let m = MEMBER_LINE.exec(span); m !== null; m = MEMBER_LINE.exec(span)) {
     // a scalar value, or a name that is one identifier (`status: ok`, not `Short answer: yes`)
     if (m[2] !== undefined || !/[ -]/.test(m[1]!.trimEnd()) || ++words >= 2) return true;
+  }
+  return false;
+}
+
+/** Some colon in `span` has text after it on its line (native searches; MEMBER_LINE needs one). */
+function valueAfterColon(span: string): boolean {
+  for (let k = span.indexOf(':'); k >= 0; k = span.indexOf(':', k + 1)) {
+    const c = span.charCodeAt(skipBlanks(span, k + 1));
+    if (c === c && c !== 0x0a && c !== 0x0d) return true; // not the end (NaN), LF or CR
   }
   return false;
 }
