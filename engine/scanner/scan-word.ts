@@ -137,6 +137,12 @@ function isDigitsOnly(text: string, start: number, end: number): boolean {
  * shell's and JavaScript's). docs/repairs.md lists them; any other call is kept as text.
  */
 const WRAPPERS = new Set(['ObjectId', 'ISODate', 'Date', 'NumberLong', 'NumberInt', 'NumberDecimal', 'Decimal128', 'UUID']);
+/** Python's set constructors: around one container (`frozenset({1, 2})`, `set([1, 2])`) they are its items. */
+const SET_CALLS = new Set(['set', 'frozenset']);
+
+function opensContainer(c: number): boolean {
+  return c === 0x7b || c === 0x5b || c === 0x28; // { [ (
+}
 const CALL_MAX = 1000;
 const CALL_UNDECIDED = -2;
 /** Whether the call callEnd read last had a `,` between its parentheses (more than one argument). */
@@ -282,11 +288,11 @@ export function scanValueWord(s: Scanner): boolean {
       return true;
     }
     const word = text.slice(start, i);
-    if (word === 'set' && !atEnd && text.charCodeAt(i) === 0x28) { // (
+    if ((word === 'set' || word === 'frozenset') && !atEnd && text.charCodeAt(i) === 0x28) { // (
       const end = emptySetEnd(text, i, s.final);
       if (end < 0) return false;
       if (end > 0) {
-        // repair: Python's empty set `set()` is the empty array — a reading chosen, as for `{1, 2}`
+        // repair: Python's empty set `set()` (`frozenset()`) is the empty array — a reading chosen, as for `{1, 2}`
         s.record('converted_set_to_array', start);
         s.i = end;
         s.emit([]);
@@ -296,7 +302,8 @@ export function scanValueWord(s: Scanner): boolean {
     if (!atEnd && text.charCodeAt(i) === 0x28 && /^[A-Za-z_$][\w$.]*$/.test(word)) { // (
       const close = callEnd(text, i, s.final);
       if (close === CALL_UNDECIDED) return false;
-      if (s.stack.length > 0 && !(WRAPPERS.has(word) && !callHasComma)) {
+      const setCall = SET_CALLS.has(word) && close > 0 && !callHasComma && opensContainer(text.charCodeAt(skipBlanks(text, i + 1)));
+      if (s.stack.length > 0 && !setCall && !(WRAPPERS.has(word) && !callHasComma)) {
         // repair: a call that is no documented wrapper (`SUM(A1:A3)`, `print("hi")`, `foo(1, 2)`)
         // is kept as its text, a string: what it stands for is anyone's guess, so low confidence
         const end = close > 0 ? close + 1 : bareValueEnd(text, i);
@@ -305,9 +312,15 @@ export function scanValueWord(s: Scanner): boolean {
         s.emit(text.slice(start, end).trim());
         return true;
       }
-      // repair: a constructor call around a value (`ObjectId("1")`, `NumberLong(2)`), or a root
-      // callback, is unwrapped
-      s.record('removed_function_wrapper', start);
+      if (setCall) {
+        // repair: Python's set of a container (`frozenset({1, 2})`, `set([1, 2])`, a repr's
+        // spelling) is its items, an array — a reading chosen, as for `{1, 2}`: medium
+        s.record('converted_set_to_array', start);
+      } else {
+        // repair: a constructor call around a value (`ObjectId("1")`, `NumberLong(2)`), or a root
+        // callback, is unwrapped
+        s.record('removed_function_wrapper', start);
+      }
       s.calls++;
       s.i = i + 1;
       return true;

@@ -245,3 +245,27 @@ t.test('a one-item set is a set; with a schema, a set is an array where the sche
   t.equal(r.metadata.confidence, 'medium');
   t.end();
 });
+
+t.test("Python's set constructors around a container (a repr's frozenset({…}), set([…])) are its items, at medium", (t) => {
+  const call = fc.record({ name: fc.constantFrom('frozenset', 'set'), inner: fc.constantFrom('set', 'list', 'tuple'), space: fc.constantFrom('', ' ') });
+  // One line, as a repr writes it (a call read as a wrapper spans no lines).
+  const oneLine = layout.map((l) => ({ ...l, lines: false }));
+  fc.assert(fc.property(uniqueItems.filter((items) => items.length > 0), oneLine, call, fc.stringMatching(/^[a-z]{1,6}$/).filter((k) => k !== 'n'), fc.nat(), (items, l, c, key, seed) => {
+    const st: Style = { tuples: false, prefix: '', quote: l.quote, hex: false };
+    const inner = c.inner === 'set' ? pySet(items, l) : c.inner === 'list' ? `[${items.map((x) => py(x, st)).join(', ')}]` : `(${items.map((x) => py(x, st)).join(', ')},)`;
+    const input = `{${l.quote}${key}${l.quote}: ${c.name}(${c.space}${inner}${c.space}), ${l.quote}n${l.quote}: 1}`;
+    const want = { [key]: items, n: 1 };
+    return readsAs(input, want, 'medium', seed) && setDetail(repair(input)) === 'medium';
+  }), { seed: SEED, numRuns: 200 });
+  for (const [input, want] of [["{'a': frozenset()}", { a: [] }], ["{'a': set()}", { a: [] }]] as const) {
+    t.same(repair(input).repaired, want, `${input}: the empty set`);
+  }
+  // Not a set of a container: a string argument (Python would split it into characters), two
+  // arguments, or another name's call stay the call's text, at low.
+  for (const input of ["{'a': set('abc')}", "{'a': frozenset([1], [2])}", "{'a': myset([1, 2])}"]) {
+    const r = repair(input);
+    t.equal(r.metadata.confidence, 'low', `${input}: kept as text`);
+    t.equal(typeof (r.repaired as Record<string, unknown>)['a'], 'string');
+  }
+  t.end();
+});
