@@ -9,7 +9,9 @@
 // node writes its entries again (`onRejoin`). Each node then says so: `jm:restored:<id>` = the epoch
 // it has written its entries into. The directory is trusted only once every live node has said it
 // for the current epoch, not after a time alone: a node the machine starves of CPU may take longer
-// than SETTLE_MS to write them, and a session missing meanwhile is not gone.
+// than SETTLE_MS to write them, and a session missing meanwhile is not gone. A node this one knew
+// that has not written itself into Redis again is waited for too, for REJOIN_GRACE_MS after the
+// rejoin: each node's client reconnects on its own schedule, so the other may be back later.
 // A NODE_ID names one running node: the entry carries the random id of the process that holds it
 // (`<instance> <PEER_URL>`), a node starting with a NODE_ID a live node holds is refused, and a node
 // only ever refreshes or deletes its own entry.
@@ -23,6 +25,15 @@ export const HEARTBEAT_MS = 250;
 const TAKEOVER_WAIT_MS = NODE_TTL_MS + 2 * HEARTBEAT_MS;
 /** After Redis comes back (or back empty), until every node has written its entries again: a TTL and two ticks. */
 export const SETTLE_MS = NODE_TTL_MS + 2 * HEARTBEAT_MS;
+/** The longest wait between two reconnection attempts of a node's Redis client (stores/redis-connection.ts). */
+const RECONNECT_MAX_MS = 1_000;
+/**
+ * After this node rejoins, how long a node it knew that has not written itself into Redis again
+ * is still taken for live and not yet restored: its own client may reconnect up to
+ * RECONNECT_MAX_MS after this one, and then needs a tick, on a machine that may be starved of CPU
+ * (4.5 s in all).
+ */
+export const REJOIN_GRACE_MS = SETTLE_MS + 3 * RECONNECT_MAX_MS;
 /**
  * A heartbeat timer this late means this node's event loop stood still (SIGSTOP, a long synchronous
  * task, a paused VM) long enough for its registry entry to expire: other nodes may have taken it for
@@ -217,9 +228,17 @@ export class NodeRegistry {
         if (values[ids.length + i] !== epoch) allRestored = false;
       } else gone.push(ids[i]!);
     }
+    // Soon after a rejoin, a node missing from Redis may only not have written itself again yet (its
+    // client reconnects on its own schedule): kept, and not restored, so a missing directory entry
+    // is not taken for a gone session before that node has had its chance to write it.
+    if (this.#failing || performance.now() - this.#unsettledAt < REJOIN_GRACE_MS) {
+      for (const [id, url] of this.#live) {
+        if (live.has(id)) continue;
+        live.set(id, url);
+        allRestored = false;
+      }
+    }
     this.#allRestored = allRestored;
-    // Unsettled, a node missing from Redis may only not have written itself again yet: kept.
-    if (this.unsettled) for (const [id, url] of this.#live) if (!live.has(id)) live.set(id, url);
     this.#live = live;
     // A node that stopped is forgotten; if it comes back it adds itself again.
     if (gone.length > 0) await this.redis.srem(MEMBERS, ...gone);
