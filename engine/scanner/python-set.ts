@@ -10,7 +10,7 @@ import type { Scanner } from './scanner.js';
 /** The first member of the `{` on top of the stack (`top`) is a name: the `{` opened an object. */
 export function namedFirstMember(s: Scanner, top: Frame): void {
   top.set = SET_NONE;
-  if (s.openPending) s.showOpen(false);
+  s.showOpen(false); // openPending only ever set with a sink
 }
 
 /**
@@ -30,8 +30,7 @@ export function readAsSet(s: Scanner, firstAt: number): void {
   s.log.record('converted_set_to_array', top.openAt);
   if (s.sink !== null) {
     // A stream shows the set as an array from here; it has shown nothing of the `{` yet.
-    if (s.openPending) s.showOpen(true);
-    else s.sink.diverge();
+    if (!s.showOpen(true)) s.sink.diverge();
   }
 }
 

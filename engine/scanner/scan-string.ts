@@ -27,7 +27,7 @@ export function startString(s: Scanner, open: number, isKey: boolean, i: number)
   s.i = i + 1;
   if (isKey) quotedFirstItem(s);
   else if (s.sink !== null) {
-    if (s.openPending) s.showOpen(false);
+    s.showOpen(false);
     s.sink.stringStart();
   }
 }

@@ -288,7 +288,7 @@ export function scanValueWord(s: Scanner): boolean {
       return true;
     }
     const word = text.slice(start, i);
-    if ((word === 'set' || word === 'frozenset') && !atEnd && text.charCodeAt(i) === 0x28) { // (
+    if (SET_CALLS.has(word) && !atEnd && text.charCodeAt(i) === 0x28) { // (
       const end = emptySetEnd(text, i, s.final);
       if (end < 0) return false;
       if (end > 0) {

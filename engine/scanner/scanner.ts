@@ -428,7 +428,7 @@ export class Scanner {
   emitInto(top: Frame, value: unknown): void {
     this.afterComma = false;
     if (this.sink !== null) {
-      if (this.openPending) this.showOpen(false);
+      this.showOpen(false);
       this.sink.value(value, top.isArray ? undefined : top.key);
     }
     if (top.isArray) (top.container as unknown[]).push(value);
@@ -444,7 +444,7 @@ export class Scanner {
   /** Replaces the value emitted last (string concatenation `"a" + "b"`). */
   replaceLast(value: unknown): void {
     if (this.sink !== null) {
-      if (this.openPending) this.showOpen(false);
+      this.showOpen(false);
       this.sink.replace(value);
     }
     this.placeLast(this.stack[this.stack.length - 1], value);
@@ -502,7 +502,7 @@ export class Scanner {
     const container: Record<string, unknown> | unknown[] = isArray ? [] : {};
     const top = this.stack[this.stack.length - 1];
     if (this.sink !== null) {
-      if (this.openPending) this.showOpen(false);
+      this.showOpen(false);
       // A `{` is told once its first member shows whether it opened an object or a set.
       if (isArray) this.sink.open(true, top === undefined || top.isArray ? undefined : top.key);
       else this.openPending = true;
@@ -542,13 +542,15 @@ export class Scanner {
   }
 
   /**
-   * Tells the sink of the `{` on top of the stack, held back until now (openPending): as an object,
-   * or as an array when it opened a Python set.
+   * Tells the sink of the `{` on top of the stack when it was held back (openPending): as an
+   * object, or as an array when it opened a Python set. False when nothing was held back.
    */
-  showOpen(isArray: boolean): void {
+  showOpen(isArray: boolean): boolean {
+    if (!this.openPending) return false;
     this.openPending = false;
     const parent = this.stack[this.stack.length - 2];
     this.sink!.open(isArray, parent === undefined || parent.isArray ? undefined : parent.lastKey);
+    return true;
   }
 
   private addRoot(value: unknown): void {
@@ -565,7 +567,7 @@ export class Scanner {
   close(repairType: RepairType | undefined, windowIndex: number): void {
     const depth = this.stack.length;
     if (this.sink !== null) {
-      if (this.openPending) this.showOpen(false);
+      this.showOpen(false);
       this.sink.close();
     }
     const frame = this.stack.pop()!;

@@ -5,7 +5,7 @@
 // when a healed string cannot be found where it was read (an upstream that spells strings with
 // escapes JSON.stringify does not use, `\/` or `\u00e9`) is the completion written again (the
 // same values, JSON.stringify's spelling). Splicing is also cheaper than writing it again.
-import { healJson } from '../../engine/heal/index.js';
+import { healJson, type HealReport } from '../../engine/heal/index.js';
 import type { ChatPlan } from './chat-request.js';
 import type { AnswerReport, ReportBuilder } from './heal-report.js';
 
@@ -33,7 +33,6 @@ export function healCompletion(raw: string, plan: ChatPlan, builder: ReportBuild
   }
   if (!isObject(completion) || !Array.isArray(completion['choices'])) return null;
   const parts: HealedPart[] = [];
-  let changed = false;
   for (const [position, choice] of completion['choices'].entries()) {
     if (!isObject(choice) || !isObject(choice['message'])) continue;
     const index = typeof choice['index'] === 'number' ? choice['index'] : position;
@@ -42,36 +41,42 @@ export function healCompletion(raw: string, plan: ChatPlan, builder: ReportBuild
     // The message's members in the order written (JSON.parse keeps it), so parts are in document order.
     for (const member in message) {
       if (member === 'content' && plan.content !== null && typeof message['content'] === 'string') {
-        const result = healJson(message['content'], { schema: plan.content.schema, truncated });
-        builder.addContent(index, result.report);
-        parts.push({ name: 'content', original: message['content'], healed: result.text });
-        if (result.text !== message['content']) {
-          message['content'] = result.text;
-          changed = true;
-        }
-      }
-      if (member !== 'tool_calls' || !Array.isArray(message['tool_calls'])) continue;
-      for (const [k, call] of message['tool_calls'].entries()) {
-        const fn = isObject(call) ? call['function'] : undefined;
-        if (!isObject(fn) || typeof fn['arguments'] !== 'string') continue;
-        const name = typeof fn['name'] === 'string' ? fn['name'] : null;
-        const schema = name === null ? undefined : plan.toolSchemas.get(name);
-        const result = healJson(fn['arguments'], { schema, truncated });
-        const id = typeof (call as Json)['id'] === 'string' ? (call as Json)['id'] as string : null;
-        builder.addToolCall(index, k, id, name, result.report);
-        parts.push({ name: 'arguments', original: fn['arguments'], healed: result.text });
-        if (result.text !== fn['arguments']) {
-          fn['arguments'] = result.text;
-          changed = true;
-        }
+        const report = healInto(parts, message, 'content', plan.content.schema, truncated);
+        builder.addContent(index, report);
+      } else if (member === 'tool_calls' && Array.isArray(message['tool_calls'])) {
+        healToolCalls(message['tool_calls'], index, plan, truncated, builder, parts);
       }
     }
   }
   const report = builder.build();
-  const spliced = changed ? splice(raw, parts) : raw;
+  const spliced = parts.some((part) => part.healed !== part.original) ? splice(raw, parts) : raw;
   if (spliced !== null) return withReport(spliced, report);
   completion['jsonmend'] = report;
   return JSON.stringify(completion);
+}
+
+/** Each call's arguments healed against its tool's parameters, in order. */
+function healToolCalls(calls: unknown[], index: number, plan: ChatPlan, truncated: boolean, builder: ReportBuilder, parts: HealedPart[]): void {
+  for (const [k, call] of calls.entries()) {
+    const fn = isObject(call) ? call['function'] : undefined;
+    if (!isObject(fn) || typeof fn['arguments'] !== 'string') continue;
+    const name = typeof fn['name'] === 'string' ? fn['name'] : null;
+    const report = healInto(parts, fn, 'arguments', name === null ? undefined : plan.toolSchemas.get(name), truncated);
+    const id = typeof (call as Json)['id'] === 'string' ? (call as Json)['id'] as string : null;
+    builder.addToolCall(index, k, id, name, report);
+  }
+}
+
+/**
+ * Heals the string `holder[name]` in place (the parsed completion, written again only when the
+ * splice cannot be made) and notes the part for the splice; the healer's report.
+ */
+function healInto(parts: HealedPart[], holder: Json, name: string, schema: object | undefined, truncated: boolean): HealReport {
+  const original = holder[name] as string;
+  const result = healJson(original, { schema, truncated });
+  parts.push({ name, original, healed: result.text });
+  holder[name] = result.text;
+  return result.report;
 }
 
 /**

@@ -46,10 +46,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     this.#controller?.abort(new errors.RequestAbortedError());
   }
 
-  pause(): void {
-    this.#controller?.pause();
-  }
-
+  /** Reads on after piece() returned false (the client drained what it held). */
   resume(): void {
     this.#controller?.resume();
   }

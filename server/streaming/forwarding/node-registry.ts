@@ -114,10 +114,6 @@ export class NodeRegistry {
   ) {}
 
   /**
-   * True for SETTLE_MS after Redis failed a tick or came back empty: what it says is missing may
-   * only not be written again yet.
-   */
-  /**
    * How many stalls (STALL_MS without the heartbeat timer running) this node has had. Read at any
    * time: a stall is counted here when a request is the first thing the woken event loop runs.
    * Sessions remember the count they were last checked at (session-forwarder.ts).
@@ -128,8 +124,17 @@ export class NodeRegistry {
     return this.#stalls;
   }
 
+  /**
+   * True for SETTLE_MS after Redis failed a tick or came back empty: what it says is missing may
+   * only not be written again yet.
+   */
   get unsettled(): boolean {
-    return this.#failing || performance.now() - this.#unsettledAt < SETTLE_MS;
+    return this.#rejoinedWithin(SETTLE_MS);
+  }
+
+  /** Redis fails this node's ticks, or answered again (or again empty) less than `ms` ago. */
+  #rejoinedWithin(ms: number): boolean {
+    return this.#failing || performance.now() - this.#unsettledAt < ms;
   }
 
   /**
@@ -231,7 +236,7 @@ export class NodeRegistry {
     // Soon after a rejoin, a node missing from Redis may only not have written itself again yet (its
     // client reconnects on its own schedule): kept, and not restored, so a missing directory entry
     // is not taken for a gone session before that node has had its chance to write it.
-    if (this.#failing || performance.now() - this.#unsettledAt < REJOIN_GRACE_MS) {
+    if (this.#rejoinedWithin(REJOIN_GRACE_MS)) {
       for (const [id, url] of this.#live) {
         if (live.has(id)) continue;
         live.set(id, url);
