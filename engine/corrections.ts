@@ -46,6 +46,28 @@ export interface Retraction {
   after: number;
 }
 
+// Repairs that read only JSON's own tokens: none of them takes a line of words into the value.
+const TOKEN_REPAIRS = new Set<string>([
+  'removed_markdown_fence', 'stripped_leading_text', 'closed_object_bracket', 'closed_array_bracket',
+  'closed_string', 'converted_single_quotes', 'removed_trailing_comma', 'removed_duplicate_comma',
+  'replaced_nan', 'normalized_decimal', 'completed_truncated_literal', 'replaced_python_literal',
+  'converted_smart_quotes', 'removed_truncated_member', 'removed_invalid_escape', 'escaped_backslash',
+  'replaced_undefined', 'removed_extra_closing_bracket', 'removed_ellipsis', 'quoted_unquoted_keys',
+]);
+
+/**
+ * Whether a lone value left open, whose first reading was certain at every repair, may hold a
+ * retraction. Inside one value a retraction is a line of words the reading took in: a string over
+ * lines (escaped_control_character), a comment, a guess, or a bare name that may be prose (the
+ * scanner's report.proseName, which the caller checks). Token repairs and bare names alone take in
+ * no such line, and the reply is not searched: a regular-expression pass over the 1 KB reply of
+ * bench/engine was a twentieth of its repair.
+ */
+export function mayHoldRetraction(details: readonly RepairDetail[]): boolean {
+  for (const d of details) if (d.confidence !== 'high' || !TOKEN_REPAIRS.has(d.type)) return true;
+  return false;
+}
+
 /**
  * The last retraction that follows an answer: it starts a line of prose, or follows the answer's
  * closer on its line (`{"a": 1} Wait, {"a": 2}`), and the answer before it closed there — or was

@@ -17,7 +17,7 @@ import { applySchema } from './schema/index.js';
 import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './types.js';
 import { readReply } from './reply-shape.js';
 import { schemaOverCut, type CutShape } from './cut-member.js';
-import { correctedAnswer, findRetraction } from './corrections.js';
+import { correctedAnswer, findRetraction, mayHoldRetraction } from './corrections.js';
 import { makeError, makeWarning } from './error-codes.js';
 
 export function repair(text: string, options?: RepairOptions): RepairResponse {
@@ -78,7 +78,11 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
     // name with blanks (`{⏎The output was cut off. Complete JSON:⏎{…}`), or the value is left open:
     // one closed value read with every repair certain and no such name hides no retraction.
     const lone = first.success && oneValue(first);
-    const certain = lone && first.metadata.confidence === 'high' && !reading.report.spacedName && !first.metadata.syntax_repairs.some(leftOpen);
+    // A lone value left open with certain token repairs only (a cut pretty-printed answer) took in
+    // no line of words either (mayHoldRetraction); a bare name that may be prose is in the report.
+    const details = first.metadata.syntax_repairs;
+    const certain = lone && !reading.report.proseName &&
+      (details.some(leftOpen) ? !mayHoldRetraction(details) : first.metadata.confidence === 'high');
     const retraction = certain ? null : findRetraction(read, lone);
     if (retraction !== null) {
       // What follows the last retraction is read once, and not searched for retractions again.

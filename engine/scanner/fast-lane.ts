@@ -12,6 +12,7 @@ import { KIND } from './repair-log.js';
 import { proseRunsToQuote } from './scan-string.js';
 import { AFTER_VALUE, COLON, type Frame, KEY, SET_NONE, VALUE } from './phases.js';
 import { namedFirstMember } from './python-set.js';
+import { noteBareName } from './scan-word.js';
 import type { Scanner } from './scanner.js';
 
 export function fastLane(s: Scanner): void {
@@ -119,7 +120,9 @@ export function fastLane(s: Scanner): void {
         if (j < 0) break;
         // repair: an unquoted member name is quoted
         s.recordKind(KIND.quoted_unquoted_keys, i);
-        named(s, top, memoName(s, top, text, i, end), i);
+        const name = memoName(s, top, text, i, end);
+        noteBareName(s, name);
+        named(s, top, name, i);
         i = j + 1;
       } else if (c === 0x27) { // '
         const end = plainSingleQuotedEnd(codes, i + 1);

@@ -516,6 +516,7 @@ function numberLiteral(word: string): number | null {
 
 const SET_ITEM_MAX = 64;
 const SET_GAP_MAX = 256;
+const TUPLE_ITEM_MAX = 256;
 const SET_LITERAL = /^(?:true|false|null|none)$/i;
 
 /**
@@ -530,15 +531,54 @@ export function bareSetItem(s: Scanner): number {
   const len = text.length;
   const start = s.i;
   const c = text.charCodeAt(start);
+  if (c === 0x28) return tupleSetItem(s); // (
   if (!isDigit(c) && c !== 0x2d && c !== 0x2e && !isAsciiLetter(c)) return 0; // - .
   let i = start;
   while (i < len && i - start < SET_ITEM_MAX && !endsWord(text.charCodeAt(i))) i++;
   if (i - start >= SET_ITEM_MAX) return 0;
+  return setItemEnds(s, start, i);
+}
+
+/**
+ * A tuple as a `{`'s first member (`{(1, 2), (3, 4)}`: a set of tuples, as Python writes one): its
+ * `)` (outside its quoted items) and then `,` or `}`. A tuple before a colon (`{(1, 2): "a"}`, a dict
+ * with tuple keys) is not a set's item. Looks at most TUPLE_ITEM_MAX characters; a nested bracket
+ * gives up (not a set). 1 yes; 0 no; -1 more input is needed.
+ */
+function tupleSetItem(s: Scanner): number {
+  const text = s.text;
+  const end = Math.min(text.length, s.i + TUPLE_ITEM_MAX);
+  let quote = 0;
+  for (let i = s.i + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === 0x5c) i++; // \ — the escaped character is passed over
+      else if (c === quote) quote = 0;
+      continue;
+    }
+    switch (c) {
+      case 0x22: case 0x27: // " '
+        quote = c;
+        break;
+      case 0x29: // ) — the tuple's end: what follows it decides
+        return setItemEnds(s, s.i, i + 1);
+      case 0x28: case 0x5b: case 0x7b: case 0x3a: case 0x7d: case 0x5d: // ( [ { : } ]
+        return 0;
+    }
+  }
+  return end === text.length && !s.final && end - s.i < TUPLE_ITEM_MAX ? -1 : 0;
+}
+
+/** A set's first item ran from `start` to `i`: `,` or `}` after blanks makes it one (see bareSetItem). */
+function setItemEnds(s: Scanner, start: number, i: number): number {
+  const text = s.text;
+  const len = text.length;
   let k = i;
   while (k < len && k - i < SET_GAP_MAX && isJsonWhitespace(text.charCodeAt(k))) k++;
   if (k >= len) return s.final ? 0 : -1;
   const after = text.charCodeAt(k);
   if (after !== 0x2c && after !== 0x7d) return 0; // , }
+  if (text.charCodeAt(start) === 0x28) return 1; // ( — a tuple
   const form = numberForm(text, start, i);
   return form === VALID || form === NORMALIZE || SET_LITERAL.test(text.slice(start, i)) ? 1 : 0;
 }
@@ -585,7 +625,8 @@ export function scanKeyWord(s: Scanner): boolean {
   if (i < len && text.charCodeAt(i) === 0x22 && text.charCodeAt(i + 1) === 0x3a) i++; // `{a":1}`: a stray quote before the colon
   const top = s.stack[s.stack.length - 1]!;
   const name = text.slice(start, end);
-  if (name.includes(' ') || name.includes('\t')) s.report.spacedName = true;
+  if (name.includes(' ') || name.includes('\t')) s.report.proseName = true;
+  else noteBareName(s, name);
   // `{\u0061b: 1}`: a bare name may spell a character as `\uXXXX` (JSON5, JavaScript): it is decoded
   top.key = name.includes('\\u') ? name.replace(NAME_ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : name;
   top.keyPos = s.at(start);
@@ -594,6 +635,17 @@ export function scanKeyWord(s: Scanner): boolean {
   s.i = i;
   return true;
 }
+
+/**
+ * A bare name that is a retraction's one word (`Truncated:`, `INCOMPLETE:`) may be prose
+ * (corrections.ts): the report says so. Only names of those lengths are compared, so the fast lane's
+ * bare names pay one length test.
+ */
+export function noteBareName(s: Scanner, name: string): void {
+  if ((name.length === 9 || name.length === 10) && RETRACTION_NAME.test(name)) s.report.proseName = true;
+}
+
+const RETRACTION_NAME = /^(?:truncated|incomplete)$/i;
 
 /** What ends an unquoted member name. */
 function endsKeyWord(c: number): boolean {

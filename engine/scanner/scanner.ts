@@ -49,8 +49,11 @@ export interface ProseReport {
   thinkBodyAt: number;
   /** The input ended inside that block. */
   thinkUnclosed: boolean;
-  /** A bare member name held a blank (`{The output was cut off. Complete JSON: …`): maybe prose. */
-  spacedName: boolean;
+  /**
+   * A bare member name that may be prose: it held a blank (`{The output was cut off. Complete JSON:
+   * …`) or is a retraction's one word (`Truncated:`).
+   */
+  proseName: boolean;
   /** The reply opened with a bracketed label on a line of prose (`[INFO] Processing⏎{…}`). */
   labelLine: boolean;
 }
@@ -73,7 +76,7 @@ export class Scanner {
   /** In ROOT_START: true once the text is known to be prose, so only `{`, `[`, fences end it. */
   prose = false;
   /** What this pass has seen of the reply's shape (reply-shape.ts reads it after the pass). */
-  readonly report: ProseReport = { skippedFragment: false, lineFragmentRoot: false, thinkAt: -1, thinkBodyAt: -1, thinkUnclosed: false, spacedName: false, labelLine: false };
+  readonly report: ProseReport = { skippedFragment: false, lineFragmentRoot: false, thinkAt: -1, thinkBodyAt: -1, thinkUnclosed: false, proseName: false, labelLine: false };
   readonly stack: Frame[] = [];
   /** Frames by depth, reused: opening a container allocates no frame once its depth has been seen. */
   private readonly frames: Frame[] = [];

@@ -16,10 +16,23 @@ const SEED = Number(process.env.FC_SEED ?? 20261129);
 
 const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_:.\/#-]{0,7}$/)
   .filter((w) => !/^(?:true|false|null|none|nan|infinity|undefined)$/i.test(w));
-/** A label's inside: a checkbox, or one to four words. */
+const two = (n: number): string => String(n).padStart(2, '0');
+/** A log line's time: a date, a time or both, with seconds' fractions and a zone as loggers write them. */
+const timestamp = fc.record({
+  date: fc.option(fc.tuple(fc.integer({ min: 1990, max: 2099 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 })), { nil: undefined }),
+  time: fc.option(fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.option(fc.integer({ min: 0, max: 59 }), { nil: undefined }), fc.constantFrom('', '.123', ',5', '.000001')), { nil: undefined }),
+  sep: fc.constantFrom(' ', 'T'),
+  zone: fc.constantFrom('', 'Z', ' +0100', '-05:00', ' UTC'),
+}).filter((s) => s.date !== undefined || s.time !== undefined).map(({ date, time, sep, zone }) => {
+  const d = date === undefined ? '' : `${date[0]}-${two(date[1])}-${two(date[2])}`;
+  const t = time === undefined ? '' : `${two(time[0])}:${two(time[1])}${time[2] === undefined ? '' : `:${two(time[2])}${time[3]}`}`;
+  return `${d}${d !== '' && t !== '' ? sep : ''}${t}${zone}`;
+});
+/** A label's inside: a checkbox, one to four words, or a log line's time. */
 const label = fc.oneof(
   fc.constantFrom(' ', 'x', 'X', '  ', 'TODO', 'INFO', 'Answer', 'Final Answer', 'DONE', 'tool:search', 'v1.2'),
   fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' ')),
+  timestamp,
 );
 const key = fc.stringMatching(/^[a-z]{1,6}$/);
 const scalar = fc.oneof(fc.integer({ min: -999, max: 99999 }), fc.constantFrom(true, false, null), fc.stringMatching(/^[a-z ]{1,12}$/));

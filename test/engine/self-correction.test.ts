@@ -155,3 +155,23 @@ t.test('a lone value read with every repair certain is not searched: its words a
   t.same(text.repaired, { a: 1, note: 'the output got cut off, here is the complete JSON:', b: { c: 2 } });
   t.equal(text.metadata.confidence, 'high');
 });
+
+t.test('a lone value left open: a line of words it took in may retract it, token repairs alone may not', async (t) => {
+  // a retraction's one word as a bare name, a comment, a string over lines: each is read as a retraction
+  for (const text of [
+    '{"a": 1,\nTruncated:\n{"a": 1, "b": 2}',
+    '{"a": 1,\nINCOMPLETE:\n{"a": 1, "b": 2}',
+    '{"a": 1,\n// the output was truncated, complete JSON:\n{"a": 1, "b": 2}',
+    "{'a': 1,\n# output cut off; the complete JSON:\n{'a': 1, 'b': 2}",
+  ]) {
+    const r = repair(text);
+    t.same(r.repaired, { a: 1, b: 2 }, text);
+    t.ok(r.metadata.syntax_repairs.some((d) => d.type === 'selected_corrected_answer'), `${text}: the later answer`);
+  }
+  // a cut pretty-printed answer with bare names, single quotes and Python literals, whose values say
+  // "complete" and "truncated": one answer, cut
+  const cut = repair("{\n  name: 'Ada',\n  status: 'complete',\n  flags: ['truncated', True],\n  items: [1, 2");
+  t.same(cut.repaired, { name: 'Ada', status: 'complete', flags: ['truncated', true], items: [1, 2] });
+  t.notOk(cut.metadata.syntax_repairs.some((d) => d.type === 'selected_corrected_answer'));
+  t.ok(cut.metadata.warnings.some((w) => w.code === 'TRUNCATED_OUTPUT'));
+});
