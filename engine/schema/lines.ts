@@ -184,9 +184,12 @@ function valueOf(text: string, e: Effective | null, model: SchemaModel): unknown
 /**
  * A list's items: split at commas, a last `and`/`or` taken off; in a list of short items the last
  * one's `and`/`or` joins two items (`red, green and blue`), as a reader of the sentence reads it.
+ * Brackets around the whole list (`[a, b]`, Python's `('a', 'b')`: not JSON, or it would have been
+ * read as such) enclose it; they are not part of its first and last items.
  */
 function splitList(text: string): string[] {
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const enclosed = ENCLOSED_LIST.exec(text);
+  const items = (enclosed === null ? text : enclosed[1] ?? enclosed[2]!).split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (items.length > 1) {
     const last = items[items.length - 1]!.replace(/^(?:and|or)\s+/i, '');
     const joined = items.every((item) => item.length <= SHORT_ITEM) ? LAST_TWO.exec(last) : null;
@@ -196,6 +199,8 @@ function splitList(text: string): string[] {
   return items;
 }
 
+// `[a, b]`, `(a, b)`: brackets around the whole list and none inside it
+const ENCLOSED_LIST = /^\[([^[\](){}]*)\]$|^\(([^[\](){}]*)\)$/;
 // `green and blue`: two items of one to three words joined by `and`/`or`/`&`
 const LAST_TWO = /^((?:\S+ ){0,2}\S+) (?:and|or|&) ((?:\S+ ){0,2}\S+)$/i;
 const SHORT_ITEM = 40;

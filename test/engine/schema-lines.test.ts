@@ -141,3 +141,17 @@ t.test('named cases', (t) => {
   t.equal(repair('name: Ann\nage: 30').success, false);
   t.end();
 });
+
+t.test('a list member written in brackets (`tags: [a, b]`, `(a, b)`): the brackets enclose the list', (t) => {
+  const schema = { type: 'object', properties: { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, nums: { type: 'array', items: { type: 'integer' } } }, required: ['name'] };
+  fc.assert(fc.property(text, fc.array(word, { minLength: 1, maxLength: 4 }), fc.array(fc.integer({ min: -99, max: 999 }), { minLength: 1, maxLength: 4 }),
+    fc.constantFrom(['[', ']'], ['(', ')']), fc.constantFrom('', "'"), (name, tags, nums, [open, close], q) => {
+      const input = `name: ${name}\ntags: ${open}${tags.map((w) => `${q}${w}${q}`).join(', ')}${close}\nnums: ${open}${nums.join(', ')}${close}`;
+      const r = repair(input, { schema });
+      if (!r.success || JSON.stringify(r.repaired) !== JSON.stringify({ name, tags, nums })) throw new Error(`${JSON.stringify(input)} -> ${JSON.stringify(r.repaired)}`);
+      return r.metadata.confidence !== 'high';
+    }), { seed: SEED, numRuns: 150 });
+  const labelled = repair('Fruits: [apple, pear, fig]', { schema: { type: 'array', items: { type: 'string' } } });
+  t.same(labelled.repaired, ['apple', 'pear', 'fig']);
+  t.end();
+});
