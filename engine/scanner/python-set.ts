@@ -7,10 +7,14 @@
 import { type Frame, SET_NONE, SET_READ } from './phases.js';
 import type { Scanner } from './scanner.js';
 
-/** The first member of the `{` on top of the stack (`top`) is a name: the `{` opened an object. */
+/**
+ * The first member of the `{` on top of the stack (`top`) is a name: the `{` opened an object. The
+ * sink's call is behind its own test: a batch repair (no sink, nothing held back) never makes it,
+ * so V8 does not inline showOpen into the fast lane, whose inlining budget its hot paths need.
+ */
 export function namedFirstMember(s: Scanner, top: Frame): void {
   top.set = SET_NONE;
-  s.showOpen(false); // openPending only ever set with a sink
+  if (s.openPending) s.showOpen(false); // openPending only ever set with a sink
 }
 
 /**
