@@ -227,4 +227,16 @@ t.test('valid JSON whose number JSON.parse reads as Infinity is not taken as it 
   }
   // large but finite: valid as written
   t.equal(repair('[1.5e300, 1e-400, 17976931348623157e292]').metadata.was_repaired, false);
+  // wherever the number stands (a member, an element, pretty-printed, the root), among hex text
+  // that looks like an exponent (`"9e186e3c"`, `"3e318"`): only the number is taken apart
+  fc.assert(fc.property(fc.constantFrom('1e999', '-2E+400', '4185575733472519e+298', '12.5e1000'), fc.constantFrom(0, 2), fc.nat(3),
+    (big, indent, place) => {
+      const at = '@';
+      const value = { id: '3e318e9d-c741', hash: 'b1d09e186e3c', n: place === 0 ? at : 1, list: place === 1 ? [at, 2] : place === 2 ? [1, at] : [1, 2] };
+      const whole = place === 3 ? big : JSON.stringify(value, null, indent).replace(JSON.stringify(at), big);
+      const r = repair(whole);
+      return r.metadata.syntax_repairs.some((d) => d.type === 'replaced_nan') && r.metadata.confidence !== 'high';
+    }), { seed: 20261129, numRuns: 60 });
+  // hex text alone is valid JSON, taken as it is
+  t.equal(repair(JSON.stringify({ id: '3e318e9d-c741', hash: 'b1d09e186e3c', n: '5e999' })).metadata.was_repaired, false);
 });
