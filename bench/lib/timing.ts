@@ -89,3 +89,27 @@ export function measureInterleaved(fns: readonly (() => unknown)[], options: Mea
 export function megabytesPerSecond(bytes: number, ns: number): number {
   return bytes / 1e6 / (ns / 1e9);
 }
+
+/**
+ * Ratios of each function's time to the first's, for changes too small for measureInterleaved's
+ * medians to show on a shared machine: the functions run in short blocks of `blockOps` calls,
+ * order reversed every round, for `budgetMs`; each round gives a ratio per function, and the
+ * median of those ratios is reported (a slow spell lands on one round, not on one function).
+ */
+export function pairedRatios(fns: readonly (() => unknown)[], blockOps: number, budgetMs: number): { nsPerOp: number[]; ratio: number[]; rounds: number } {
+  for (const fn of fns) timeOps(fn, blockOps * 20); // warm-up
+  const times: number[][] = fns.map(() => []);
+  const end = nowNs() + budgetMs * 1e6;
+  for (let round = 0; nowNs() < end; round++) {
+    for (let k = 0; k < fns.length; k++) {
+      const i = round % 2 === 0 ? k : fns.length - 1 - k;
+      times[i]!.push(timeOps(fns[i]!, blockOps) / blockOps);
+    }
+  }
+  const rounds = times[0]!.length;
+  return {
+    nsPerOp: times.map(median),
+    ratio: times.map((t) => median(t.map((x, r) => x / times[0]![r]!))),
+    rounds,
+  };
+}
