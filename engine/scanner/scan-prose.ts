@@ -274,11 +274,12 @@ const LABEL_LINE = -2;
  * A short label in brackets that opens the reply before its answer — a markdown checkbox (`[ ]`,
  * `[x]`), one to LABEL_WORDS_MAX bare words or a tag (`[TODO]`, `[Final Answer]`,
  * `[tool:search]`): letters, digits and `_ - . : / #`, starting with a letter, no quote, comma or
- * nested bracket; or a log line's time (TIMESTAMP_LABEL) — with `{` or `[` after it on its line or the next. The length up to that
- * bracket; LABEL_LINE when prose follows it on its line (`[INFO] Processing request`, a log line's
- * tag: a letter after blanks); 0 when it is no such label (`[1, 2] {…}`, `["x"] {…}`, `[true] {…}`
- * and `[]` are values, and so is `[x]` with nothing after it); -1 when more input is needed. A
- * stream holds the `[` back while it may still be one: at most a few words and a line break.
+ * nested bracket; or a log line's time (TIMESTAMP_LABEL) — with `{` or `[` after it on its line
+ * or the next. The length up to that bracket; LABEL_LINE when prose follows it on its line
+ * (`[INFO] Processing request`, a log line's tag: a letter after blanks); 0 when it is no such
+ * label (`[1, 2] {…}`, `["x"] {…}`, `[true] {…}` and `[]` are values, and so is `[x]` with nothing
+ * after it); -1 when more input is needed. A stream holds the `[` back while it may still be one:
+ * at most a few words and a line break.
  */
 function labelLength(text: string, i: number, final: boolean): number {
   const len = text.length;
