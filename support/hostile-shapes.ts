@@ -79,9 +79,7 @@ export const HOSTILE_SHAPES: readonly HostileShape[] = [
   { name: 'sets-open', make: repeat('{1, ') },
   { name: 'set-long-then-colon', make: (size) => '{' + '"a", '.repeat(Math.ceil(size / 5)) + '"b": 1}' },
   { name: 'labels-repeated', make: repeat('[x] ') },
-  // log-line times one after another, and ones whose `]` never comes; sets of tuples left open
-  { name: 'time-labels-repeated', make: repeat('[2024-01-15 10:00:00] ') },
-  { name: 'time-labels-unclosed', make: repeat('[2024-01-15 10:00 ') },
+  // sets of tuples left open
   { name: 'tuple-sets-open', make: repeat('{(1, "a"), ') },
 ];
 

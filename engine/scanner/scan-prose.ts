@@ -261,60 +261,37 @@ const LABEL_GAP_MAX = 80;
 /** A JSON or Python literal in brackets (`[true]`, `[None]`) is a value, never a label. */
 const LITERAL_LABEL = /^(?:true|false|null|none|nan|infinity|undefined)$/i;
 
-/**
- * A date, a time or both, as log lines write them (`2024-01-15 10:00:00`, `2024-01-15T10:00:00.123Z`,
- * `10:00:01,5`, `2024-01-15 10:00:00 +0100`).
- */
-const TIMESTAMP_LABEL = /^(?:\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?)?|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?)(?:Z| ?[+-]\d{2}:?\d{2}| ?UTC)?$/;
-
 /** labelLength: the label opens a line of prose, which runs on after it. */
 const LABEL_LINE = -2;
 
 /**
  * A short label in brackets that opens the reply before its answer — a markdown checkbox (`[ ]`,
- * `[x]`), one to LABEL_WORDS_MAX bare words or a tag (`[TODO]`, `[Final Answer]`,
+ * `[x]`), or one to LABEL_WORDS_MAX bare words or a tag (`[TODO]`, `[Final Answer]`,
  * `[tool:search]`): letters, digits and `_ - . : / #`, starting with a letter, no quote, comma or
- * nested bracket; or a log line's time (TIMESTAMP_LABEL) — with `{` or `[` after it on its line
- * or the next. The length up to that bracket; LABEL_LINE when prose follows it on its line
- * (`[INFO] Processing request`, a log line's tag: a letter after blanks); 0 when it is no such
- * label (`[1, 2] {…}`, `["x"] {…}`, `[true] {…}` and `[]` are values, and so is `[x]` with nothing
- * after it); -1 when more input is needed. A stream holds the `[` back while it may still be one:
- * at most a few words and a line break.
+ * nested bracket — with `{` or `[` after it on its line or the next. The length up to that
+ * bracket; LABEL_LINE when prose follows it on its line (`[INFO] Processing request`, a log line's
+ * tag: a letter after blanks); 0 when it is no such label (`[1, 2] {…}`, `["x"] {…}`, `[true] {…}`
+ * and `[]` are values, and so is `[x]` with nothing after it); -1 when more input is needed. A
+ * stream holds the `[` back while it may still be one: at most a few words and a line break.
  */
 function labelLength(text: string, i: number, final: boolean): number {
   const len = text.length;
   let j = skipBlanks(text, i + 1);
   if (j >= len) return final ? 0 : -1;
   const first = text.charCodeAt(j);
-  if (isDigit(first)) {
-    // a log line's time (`[2024-01-15 10:00:00] INFO: …`, `[10:00:01]`): a label; other digits
-    // (`[1]`, `[1, 2]`) are values. A time starts with four digits and `-` or two and `:`: a
-    // stream holds back only a `[` whose digits may still be that (an array of numbers shows at once)
-    let d = j;
-    while (d < len && d - j < 4 && isDigit(text.charCodeAt(d))) d++;
-    if (d >= len) return final ? 0 : -1;
-    const sep = text.charCodeAt(d);
-    if (!(sep === 0x2d && d - j === 4) && !(sep === 0x3a && d - j <= 2)) return 0; // - :
-    j = d;
-    while (j < len && j - i <= LABEL_MAX && text.charCodeAt(j) !== 0x5d) j++; // ] — within LABEL_MAX: each `[` costs O(1)
-    if (j >= len) return final || len - i > LABEL_MAX ? 0 : -1;
+  if (first === 0x5d ? j === i + 1 : !isAsciiLetter(first)) return 0; // ] — `[]` is a value; a label starts with a letter
+  let words = 0;
+  for (; j < len; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x5d) break; // ]
     if (j - i > LABEL_MAX) return 0;
-    if (!TIMESTAMP_LABEL.test(text.slice(i + 1, j).trim())) return 0;
-  } else {
-    if (first === 0x5d ? j === i + 1 : !isAsciiLetter(first)) return 0; // ] — `[]` is a value; a label starts with a letter
-    let words = 0;
-    for (; j < len; j++) {
-      const c = text.charCodeAt(j);
-      if (c === 0x5d) break; // ]
-      if (j - i > LABEL_MAX) return 0;
-      if (c === 0x20 || c === 0x09) continue; // space tab
-      if (!isWordChar(c) && c !== 0x2d && c !== 0x2e && c !== 0x3a && c !== 0x2f && c !== 0x23) return 0; // - . : / #
-      const before = text.charCodeAt(j - 1);
-      if ((before === 0x20 || before === 0x09 || before === 0x5b) && ++words > LABEL_WORDS_MAX) return 0; // space tab [
-    }
-    if (j >= len) return final ? 0 : -1;
-    if (LITERAL_LABEL.test(text.slice(i + 1, j).trim())) return 0;
+    if (c === 0x20 || c === 0x09) continue; // space tab
+    if (!isWordChar(c) && c !== 0x2d && c !== 0x2e && c !== 0x3a && c !== 0x2f && c !== 0x23) return 0; // - . : / #
+    const before = text.charCodeAt(j - 1);
+    if ((before === 0x20 || before === 0x09 || before === 0x5b) && ++words > LABEL_WORDS_MAX) return 0; // space tab [
   }
+  if (j >= len) return final ? 0 : -1;
+  if (LITERAL_LABEL.test(text.slice(i + 1, j).trim())) return 0;
   const after = skipBlanks(text, j + 1);
   if (after >= len && !final) return -1;
   if (after < len && isAsciiLetter(text.charCodeAt(after)) && after > j + 1) return LABEL_LINE;
