@@ -278,12 +278,20 @@ function moreMembers(text: string, first: RepairResponse, options: RepairOptions
 }
 
 /**
- * Whether a failed reply may be lines or a list: not one that opens as JSON (`{`, `[`, a quoted string, a fence) or
- * was cut (its failure is the cut's, docs/schema.md "Cut replies").
+ * Whether a failed reply may be lines or a list: not one that opens as JSON (`{`, `[`, a quoted
+ * string, a fence around one) or was cut (its failure is the cut's, docs/schema.md "Cut replies").
+ * A fence around lines (```` ```yaml ````, `name: Ann` on the next line) holds lines.
  */
 function readAsLines(text: string, first: RepairResponse): boolean {
   let k = 0;
   while (k < text.length && text.charCodeAt(k) <= 0x20) k++;
+  if (text.startsWith('```', k)) {
+    // what the fence's first line of content opens with decides
+    const lineEnd = text.indexOf('\n', k);
+    if (lineEnd < 0) return false;
+    k = lineEnd + 1;
+    while (k < text.length && text.charCodeAt(k) <= 0x20) k++;
+  }
   const c = text.charCodeAt(k);
   if (c === 0x7b || c === 0x5b || c === 0x60) return false; // { [ `
   // A quoted string is a string, unless it is a member's name (`"name": Ann`).

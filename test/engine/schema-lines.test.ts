@@ -32,8 +32,8 @@ const objectCase = fieldSet.chain((fields) => fc.tuple(
   fc.constant(fields),
   fc.tuple(...fields.map(([, kind]) => valueArb(kind))),
   fc.constantFrom('plain', 'bold', 'dash', 'equals', 'title', 'quoted-name'),
-  fc.constantFrom('', 'Here are the details:\n', 'Sure! The record is below.\n\n'),
-  fc.constantFrom('', '\n\nLet me know if you need anything else.', '\nHope this helps'),
+  fc.constantFrom('', 'Here are the details:\n', 'Sure! The record is below.\n\n', '```yaml\n', '```\n', 'Here:\n```yml\n'),
+  fc.constantFrom('', '\n\nLet me know if you need anything else.', '\nHope this helps', '\n```', '\n```\nDone.'),
   fc.constantFrom('inline', 'block'),
   fc.constantFrom('words', 'yesno'),
 ));
