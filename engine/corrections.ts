@@ -10,6 +10,7 @@ import { makeWarning } from './error-codes.js';
 import { successResponse } from './response.js';
 import { FIRST_READING, Scanner, type ProsePolicy } from './scanner/scanner.js';
 import type { RepairDetail, RepairResponse } from './types.js';
+import type { RepairType } from './repair-kinds.js';
 
 // A retraction word (group 1: it must start its line, after at most two words of lead-in such as
 // `Hmm,` or `Oh`, or follow the answer's closer), or a phrase anywhere on a line of prose that says
@@ -47,7 +48,7 @@ export interface Retraction {
 }
 
 // Repairs that read only JSON's own tokens: none of them takes a line of words into the value.
-const TOKEN_REPAIRS = new Set<string>([
+const TOKEN_REPAIRS: ReadonlySet<string> = new Set<RepairType>([
   'removed_markdown_fence', 'stripped_leading_text', 'closed_object_bracket', 'closed_array_bracket',
   'closed_string', 'converted_single_quotes', 'removed_trailing_comma', 'removed_duplicate_comma',
   'replaced_nan', 'normalized_decimal', 'completed_truncated_literal', 'replaced_python_literal',

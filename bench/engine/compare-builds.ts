@@ -30,20 +30,22 @@ for (const dir of positionals) {
 }
 const budgetMs = Number(values.seconds) * 1000;
 
-/** One input's row per build: time, and this build's time over that build's. */
-function compare(text: string, blockOps: number): { rows: string[][]; rounds: number } {
-  const result = pairedRatios(builds.map((b) => () => b.repair(text)), blockOps, budgetMs);
-  return { rows: builds.map((b, i) => [b.name, (result.nsPerOp[i]! / 1000).toFixed(2), i === 0 ? '1.000' : (1 / result.ratio[i]!).toFixed(3)]), rounds: result.rounds };
-}
+/** Every build's repair of `text` (pairedRatios: nsPerOp per build, ratio to this build's). */
+const compare = (text: string, blockOps: number): ReturnType<typeof pairedRatios> =>
+  pairedRatios(builds.map((b) => () => b.repair(text)), blockOps, budgetMs);
+/** This build's time over build i's (the paired ratio is build i's over this build's). */
+const thisOverIt = (r: ReturnType<typeof pairedRatios>, i: number): string => (1 / r.ratio[i]!).toFixed(3);
 
 const reply = compare(llmReply().text, 300);
-printTable(['build', '1 KB reply, µs per repair', 'this build ÷ it'], reply.rows);
+printTable(['build', '1 KB reply, µs per repair', 'this build ÷ it'],
+  builds.map((b, i) => [b.name, (reply.nsPerOp[i]! / 1000).toFixed(2), thisOverIt(reply, i)]));
 process.stdout.write(`${reply.rounds} rounds of 300 repairs each\n`);
 if (values.families) {
   const rows: string[][] = [];
   for (const family of families(generateDocument(1_500_000))) {
-    const { rows: each } = compare(family.text, 2);
-    for (const row of each.slice(1)) rows.push([family.name, row[0]!, `${(Number(each[0]![1]) / 1000).toFixed(2)} ms`, `${(Number(row[1]) / 1000).toFixed(2)} ms`, row[2]!]);
+    const r = compare(family.text, 2);
+    const ms = (i: number): string => `${(r.nsPerOp[i]! / 1e6).toFixed(2)} ms`;
+    for (let i = 1; i < builds.length; i++) rows.push([family.name, builds[i]!.name, ms(0), ms(i), thisOverIt(r, i)]);
   }
   printTable(['family (~1.5 MB)', 'build', 'this build', 'that build', 'this build ÷ it'], rows);
 }

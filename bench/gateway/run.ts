@@ -77,22 +77,19 @@ const check = JSON.parse(await (await gateway.request({ path: '/v1/chat/completi
 process.stdout.write(`sanity: healed arguments ${check.choices[0].message.tool_calls[0].function.arguments.length} chars, confidence ${check.jsonmend.confidence}\n`);
 const COLD_CALLS = 1000;
 const WARM_MS = 4000;
-const coldDirect: number[] = [];
-const coldGateway: number[] = [];
-for (let i = 0; i < COLD_CALLS; i++) {
-  coldDirect.push(await timed(direct, '/v1/chat/completions', chatBody));
-  coldGateway.push(await timed(gateway, '/v1/chat/completions', chatBody));
+/** `calls` pairs of calls, direct then gateway; their latencies go into the two lists. */
+async function alternate(calls: number): Promise<[number[], number[]]> {
+  const viaDirect: number[] = [];
+  const viaGateway: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    viaDirect.push(await timed(direct, '/v1/chat/completions', chatBody));
+    viaGateway.push(await timed(gateway, '/v1/chat/completions', chatBody));
+  }
+  return [viaDirect, viaGateway];
 }
-for (const warmUntil = performance.now() + WARM_MS; performance.now() < warmUntil;) {
-  await timed(direct, '/v1/chat/completions', chatBody);
-  await timed(gateway, '/v1/chat/completions', chatBody);
-}
-const viaDirect: number[] = [];
-const viaGateway: number[] = [];
-for (let i = 0; i < CALLS; i++) {
-  viaDirect.push(await timed(direct, '/v1/chat/completions', chatBody));
-  viaGateway.push(await timed(gateway, '/v1/chat/completions', chatBody));
-}
+const [coldDirect, coldGateway] = await alternate(COLD_CALLS);
+for (const warmUntil = performance.now() + WARM_MS; performance.now() < warmUntil;) await alternate(1);
+const [viaDirect, viaGateway] = await alternate(CALLS);
 
 // 2. Server CPU per call: the gateway against /v1/repair of the same text and schema.
 const repairBody = JSON.stringify({ raw_output: ARGUMENTS, schema: SCHEMA });

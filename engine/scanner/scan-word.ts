@@ -536,7 +536,10 @@ export function bareSetItem(s: Scanner): number {
   let i = start;
   while (i < len && i - start < SET_ITEM_MAX && !endsWord(text.charCodeAt(i))) i++;
   if (i - start >= SET_ITEM_MAX) return 0;
-  return setItemEnds(s, start, i);
+  const separated = setSeparatorAfter(s, i);
+  if (separated <= 0) return separated;
+  const form = numberForm(text, start, i);
+  return form === VALID || form === NORMALIZE || SET_LITERAL.test(text.slice(start, i)) ? 1 : 0;
 }
 
 /**
@@ -561,7 +564,7 @@ function tupleSetItem(s: Scanner): number {
         quote = c;
         break;
       case 0x29: // ) — the tuple's end: what follows it decides
-        return setItemEnds(s, s.i, i + 1);
+        return setSeparatorAfter(s, i + 1);
       case 0x28: case 0x5b: case 0x7b: case 0x3a: case 0x7d: case 0x5d: // ( [ { : } ]
         return 0;
     }
@@ -569,18 +572,15 @@ function tupleSetItem(s: Scanner): number {
   return end === text.length && !s.final && end - s.i < TUPLE_ITEM_MAX ? -1 : 0;
 }
 
-/** A set's first item ran from `start` to `i`: `,` or `}` after blanks makes it one (see bareSetItem). */
-function setItemEnds(s: Scanner, start: number, i: number): number {
+/** Whether `,` or `}` follows a set's first item ending at `i` (at most SET_GAP_MAX blanks between): 1 yes; 0 no; -1 more input is needed. */
+function setSeparatorAfter(s: Scanner, i: number): number {
   const text = s.text;
   const len = text.length;
   let k = i;
   while (k < len && k - i < SET_GAP_MAX && isJsonWhitespace(text.charCodeAt(k))) k++;
   if (k >= len) return s.final ? 0 : -1;
   const after = text.charCodeAt(k);
-  if (after !== 0x2c && after !== 0x7d) return 0; // , }
-  if (text.charCodeAt(start) === 0x28) return 1; // ( — a tuple
-  const form = numberForm(text, start, i);
-  return form === VALID || form === NORMALIZE || SET_LITERAL.test(text.slice(start, i)) ? 1 : 0;
+  return after === 0x2c || after === 0x7d ? 1 : 0; // , }
 }
 
 /**
