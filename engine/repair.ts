@@ -3,8 +3,7 @@
 // A number beyond double range (`1e999`) parses to Infinity, which no JSON can carry: such input
 // takes the repair path, where it is reported (replaced_nan). So does a string whose `\f` or `\b`
 // comes before a letter (`"\frac{1}{2}"`): valid JSON, but its backslash is raw (scan-string.ts).
-// Only text with a three-digit exponent or such an escape can hold either, so other documents pay
-// one regular-expression pass, not a walk.
+// Only text that shows the sign of either is walked (parsed-wrong.ts).
 import { alignLines, alignToSchema, liberties, passedOverValues } from './align.js';
 import { DROPPING_KINDS, droppedWordAt } from './content-check.js';
 import { DeadlineExceededError, withDeadline } from './deadline.js';
@@ -12,10 +11,11 @@ import { failureResponse, successResponse } from './response.js';
 import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
 import { MAX_DEPTH } from './scanner/phases.js';
 import { FIRST_READING, type ProsePolicy, type Scanner } from './scanner/scanner.js';
-import { repairDetail } from './scanner/repair-log.js';
+import { kindsOf, repairDetail } from './scanner/repair-log.js';
 import { applySchema } from './schema/index.js';
 import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './types.js';
 import { readReply } from './reply-shape.js';
+import { parsedWrong } from './parsed-wrong.js';
 import { schemaOverCut, type CutShape } from './cut-member.js';
 import { correctedAnswer, findRetraction, mayHoldRetraction } from './corrections.js';
 import { makeError, makeWarning } from './error-codes.js';
@@ -50,12 +50,9 @@ function repairText(text: string, options?: RepairOptions, corrections = true): 
     } finally {
       Error.stackTraceLimit = traceLimit;
     }
-    // Valid JSON that JSON.parse reads wrong: a number past a double's range (Infinity), or `\b`
-    // `\f` before a letter (LaTeX's `\beta`, `\frac` written with one backslash). Each walk of the
-    // value runs only when the text shows its sign: walking every string cost valid input a third
-    // of JSON.parse's time.
-    if (parsed && EXPONENT_OVER.test(text) && hasNonFinite(value)) parsed = false;
-    if (parsed && escapeBeforeLetter(text) && hasRawBackslash(value)) parsed = false;
+    // Valid JSON that JSON.parse reads wrong (parsed-wrong.ts): a number past a double's range, or
+    // `\b` `\f` before a letter. The value is walked only where the text shows the sign.
+    if (parsed && parsedWrong(text, value)) parsed = false;
   }
   if (parsed) return aligned(text, withSchema(value, [], [], options), options);
   const escaped = unescapeDocument(text);
@@ -179,61 +176,6 @@ function mayBeJson(text: string): boolean {
   return true;
 }
 
-// An exponent of three digits or more: with a mantissa of up to 17 digits (`4185575733472519e+298`)
-// a double's range ends near 1e308, so a smaller bound would miss some. Hex text (`5e00585` in a
-// UUID) also matches; the value walk then finds no Infinity.
-const EXPONENT_OVER = /\d[eE]\+?\d{3}/;
-const CONTROL_BEFORE_LETTER = /[\b\f][A-Za-z]/;
-
-/** The text holds a `\b` or `\f` escape before an ASCII letter (native searches, no per-character loop). */
-function escapeBeforeLetter(text: string): boolean {
-  for (const escape of ['\\b', '\\f']) {
-    for (let k = text.indexOf(escape); k >= 0; k = text.indexOf(escape, k + 2)) {
-      const c = text.charCodeAt(k + 2) | 0x20;
-      if (c >= 0x61 && c <= 0x7a) return true; // a-z A-Z
-    }
-  }
-  return false;
-}
-
-/** Whether a parsed value holds a string (a member's name included) with a backspace or form feed before a letter. */
-function hasRawBackslash(root: unknown): boolean {
-  return someLeaf(root, true, (v) => typeof v === 'string' && CONTROL_BEFORE_LETTER.test(v));
-}
-
-/** Whether a parsed value holds Infinity or -Infinity anywhere. */
-function hasNonFinite(root: unknown): boolean {
-  return someLeaf(root, false, (v) => v === Infinity || v === -Infinity);
-}
-
-/**
- * Whether `test` holds for a scalar of a parsed value (and for members' names, with `names`).
- * Explicit stack, no recursion; only containers go on it, so a document of many scalars allocates
- * little.
- */
-function someLeaf(root: unknown, names: boolean, test: (v: unknown) => boolean): boolean {
-  if (root === null || typeof root !== 'object') return test(root);
-  const stack: object[] = [root];
-  while (stack.length > 0) {
-    const container = stack.pop()!;
-    if (Array.isArray(container)) {
-      for (let k = 0; k < container.length; k++) {
-        const v: unknown = container[k];
-        if (v !== null && typeof v === 'object') stack.push(v);
-        else if (test(v)) return true;
-      }
-    } else {
-      for (const k in container) {
-        if (names && test(k)) return true;
-        const v: unknown = (container as Record<string, unknown>)[k];
-        if (v !== null && typeof v === 'object') stack.push(v);
-        else if (test(v)) return true;
-      }
-    }
-  }
-  return false;
-}
-
 /**
  * With a schema, the first reading's answer unless it failed or passed over other JSON values:
  * then the schema chooses among the readings of the reply (align.ts).
@@ -350,16 +292,17 @@ function truncatedAt(warnings: Warning[]): number {
   return -1;
 }
 
+const DROPPING = kindsOf(DROPPING_KINDS);
+const DROPPED_TEXT = kindsOf(['dropped_value_text']);
+
 /**
  * After a repair that can drop text, every word inside the JSON's span must be in the value
  * (content-check.ts); when one is not, the loss is reported, at low confidence.
  */
 function checkContentKept(scanner: Scanner, text: string, value: unknown): void {
   const log = scanner.log;
-  if (scanner.firstRootAt < 0 || log.size === 0 || log.has('dropped_value_text')) return;
-  let drops = scanner.cutInside;
-  for (const type of DROPPING_KINDS) if (log.has(type)) drops = true;
-  if (!drops) return;
+  if (scanner.firstRootAt < 0 || log.size === 0 || log.hasAnyKind(DROPPED_TEXT)) return;
+  if (!scanner.cutInside && !log.hasAnyKind(DROPPING)) return;
   // Each root's own span: prose between roots (`</tool_call>`) is around the values, not in them.
   // All spans in one pass (content-check.ts): many roots cost their length once.
   const spans = scanner.rootSpans;

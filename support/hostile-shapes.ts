@@ -81,6 +81,8 @@ export const HOSTILE_SHAPES: readonly HostileShape[] = [
   { name: 'labels-repeated', make: repeat('[x] ') },
   // sets of tuples left open
   { name: 'tuple-sets-open', make: repeat('{(1, "a"), ') },
+  // valid JSON of numbers just short of the long integer part that overflows (parsed-wrong.ts)
+  { name: 'long-integer-parts', make: repeat(`${'9'.repeat(209)},`, '[', '1]') },
 ];
 
 /** A schema the hostile shapes rarely fit: the schema paths then read every candidate. */

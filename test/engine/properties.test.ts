@@ -240,3 +240,22 @@ t.test('valid JSON whose number JSON.parse reads as Infinity is not taken as it 
   // hex text alone is valid JSON, taken as it is
   t.equal(repair(JSON.stringify({ id: '3e318e9d-c741', hash: 'b1d09e186e3c', n: '5e999' })).metadata.was_repaired, false);
 });
+
+t.test('valid JSON whose integer part is too long for a double is not taken as it is', async (t) => {
+  // No exponent of three digits: 309 digits or more, or 210 and more with a two-digit exponent,
+  // pass a double's range; wherever the number stands, with digits in strings and fractions around
+  fc.assert(fc.property(fc.integer({ min: 0, max: 700 }), fc.integer({ min: 0, max: 99 }), fc.boolean(), fc.boolean(), fc.nat(2), fc.constantFrom(0, 2),
+    (extra, exponent, negative, fraction, place, indent) => {
+      const digits = '7' + '3'.repeat(extra);
+      const big = `${negative ? '-' : ''}${digits}${fraction ? '.25' : ''}${exponent > 0 ? `e${exponent}` : ''}`;
+      const at = '@';
+      const value = { note: '1'.repeat(400), ratio: 0.1234567890123456, n: place === 0 ? at : 1, list: place === 1 ? [at, 2] : [1, place === 2 ? at : 2] };
+      const whole = JSON.stringify(value, null, indent).replace(JSON.stringify(at), big);
+      const overflows = !Number.isFinite(Number(big));
+      const r = repair(whole);
+      const replaced = r.metadata.syntax_repairs.some((d) => d.type === 'replaced_nan');
+      return overflows ? replaced && r.metadata.confidence !== 'high' : !r.metadata.was_repaired && r.metadata.confidence === 'high';
+    }), { seed: 20261129, numRuns: 300 });
+  // a long run of digits in a string or after a point is no number: taken as it is
+  t.equal(repair(`["${'9'.repeat(500)}", 0.${'9'.repeat(500)}, "a${'9'.repeat(500)}"]`).metadata.was_repaired, false);
+});
