@@ -3,7 +3,9 @@
 // after `npm run build` — on bench/engine's 1 KB LLM reply and, with --families, on each
 // malformation family (families.ts), in one process, in alternating blocks, as the median of paired
 // ratios (bench/lib/timing.ts pairedRatios). The issue's "the 1 KB reply gets back what the content
-// check cost" is the first table against the build before that check.
+// check cost" is the first table against the build before that check: the reply repeated (a caller
+// whose replies share a shape) and eight versions of it with names of their own read in turn (a
+// shape the thread has not just seen: the key memo carried between replies never matches).
 // Options: --seconds N per input (default 10), --families.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,7 +14,7 @@ import { repair } from '../../engine/index.js';
 import { printTable } from '../lib/table.js';
 import { pairedRatios } from '../lib/timing.js';
 import { families } from './families.js';
-import { generateDocument, llmReply } from './inputs.js';
+import { generateDocument, llmReply, replyShapes } from './inputs.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -37,9 +39,12 @@ const compare = (text: string, blockOps: number): ReturnType<typeof pairedRatios
 const thisOverIt = (r: ReturnType<typeof pairedRatios>, i: number): string => (1 / r.ratio[i]!).toFixed(3);
 
 const reply = compare(llmReply().text, 300);
-printTable(['build', '1 KB reply, µs per repair', 'this build ÷ it'],
-  builds.map((b, i) => [b.name, (reply.nsPerOp[i]! / 1000).toFixed(2), thisOverIt(reply, i)]));
-process.stdout.write(`${reply.rounds} rounds of 300 repairs each\n`);
+const shapes = replyShapes(8);
+const turns = builds.map(() => 0);
+const inTurn = pairedRatios(builds.map((b, i) => () => b.repair(shapes[turns[i]++ & 7]!)), 300, budgetMs);
+printTable(['build', '1 KB reply, µs per repair', 'this build ÷ it', '8 shapes in turn, µs', 'this build ÷ it'],
+  builds.map((b, i) => [b.name, (reply.nsPerOp[i]! / 1000).toFixed(2), thisOverIt(reply, i), (inTurn.nsPerOp[i]! / 1000).toFixed(2), thisOverIt(inTurn, i)]));
+process.stdout.write(`${reply.rounds} and ${inTurn.rounds} rounds of 300 repairs each\n`);
 if (values.families) {
   const rows: string[][] = [];
   for (const family of families(generateDocument(1_500_000))) {

@@ -1,14 +1,17 @@
 // The malformation families: one ~1.5 MB document spelled valid and broken one way
 // throughout — unquoted keys, single quotes, trailing commas, Python literals, line comments, block
 // comments, missing commas, a cut, and all the JavaScript habits at once — each repair timed against
-// JSON.parse on the valid document, all alternating in one process. Part of `npm run bench:engine`;
+// JSON.parse on the valid document, all alternating in one process, in blocks of two calls: each
+// ratio is the median over rounds of that round's repair time over that round's JSON.parse time
+// (timing.ts pairedRatios), so a slow spell of a shared machine lands on one round, not on one
+// denominator for the whole table. Part of `npm run bench:engine`;
 // `node dist/bench/engine/families.js` runs this table alone.
 import { fileURLToPath } from 'node:url';
 import { repair } from '../../engine/index.js';
 import { formatBytes, formatDuration, formatNumber } from '../lib/format.js';
 import { firstDifference } from '../../support/json-equal.js';
 import { printTable } from '../lib/table.js';
-import { measureInterleaved, type MeasureOptions } from '../lib/timing.js';
+import { pairedRatios } from '../lib/timing.js';
 import { MalformedEmitter, type MalformedStyle } from './emit-malformed.js';
 import { generateDocument, SEED } from './inputs.js';
 import { createRandom } from '../../support/random.js';
@@ -66,15 +69,17 @@ export interface FamilyRow {
   wrong: string | null;
 }
 
-const OPTIONS: MeasureOptions = { warmupMs: 300, runs: 7, minRunMs: 100, budgetMs: 12_000 };
+/** Calls per block and the time for the whole table. */
+const BLOCK_OPS = 2;
+const BUDGET_MS = 12_000;
 
 /** The families table: JSON.parse, our repair of the valid document and of each family, interleaved. */
-export function measureFamilies(options = OPTIONS): FamilyRow[] {
+export function measureFamilies(budgetMs = BUDGET_MS): FamilyRow[] {
   const value = generateDocument(1_500_000);
   const valid = JSON.stringify(value, null, 2);
   const rows = families(value);
   const fns = [() => JSON.parse(valid), () => repair(valid), ...rows.map((f) => () => repair(f.text))];
-  const [parse, ...ours] = measureInterleaved(fns, options);
+  const timed = pairedRatios(fns, BLOCK_OPS, budgetMs);
   const wrongOf = (text: string, expected: unknown): string | null => {
     const r = repair(text);
     if (!r.success) return 'repair failed';
@@ -85,11 +90,11 @@ export function measureFamilies(options = OPTIONS): FamilyRow[] {
   return all.map((f, k) => ({
     name: f.name,
     bytes: Buffer.byteLength(f.text),
-    nsPerOp: ours[k]!.nsPerOp,
-    ratio: ours[k]!.nsPerOp / parse!.nsPerOp,
+    nsPerOp: timed.nsPerOp[k + 1]!,
+    ratio: timed.ratio[k + 1]!,
     limit: k === 0 ? VALID_LIMIT : FAMILY_LIMIT,
     wrong: wrongOf(f.text, f.expected),
-  })).concat([{ name: 'JSON.parse, valid', bytes: Buffer.byteLength(valid), nsPerOp: parse!.nsPerOp, ratio: 1, limit: 1, wrong: null }]);
+  })).concat([{ name: 'JSON.parse, valid', bytes: Buffer.byteLength(valid), nsPerOp: timed.nsPerOp[0]!, ratio: 1, limit: 1, wrong: null }]);
 }
 
 export function printFamilies(rows: readonly FamilyRow[]): boolean {

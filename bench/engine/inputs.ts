@@ -149,3 +149,14 @@ export function llmReply(seed = SEED, projects = 5): LlmReply {
   const text = emitter.text();
   return { text, expected: { ...value, [CUT_MEMBER]: BIO.slice(0, kept) }, fromFence: text.slice(fence), expectedWithSchema: whole };
 }
+
+/**
+ * `count` versions of the 1 KB reply, each with names of its own (`name` → `name_3`): read in turn,
+ * no reply has the shape of the one before, so the key memo (engine/scanner/key-memo.ts) carried
+ * from the last reply never matches — the cost of a reply whose shape this thread has not just seen.
+ */
+export function replyShapes(count: number): string[] {
+  const { text } = llmReply();
+  return Array.from({ length: count }, (_, v) =>
+    text.replace(/(^|[\s{,])(["']?)([A-Za-z_]\w*)\2(\s*:)/gm, (_m, before: string, quote: string, name: string, colon: string) => `${before}${quote}${name}_${v}${quote}${colon}`));
+}

@@ -642,7 +642,11 @@ export function scanKeyWord(s: Scanner): boolean {
  * bare names pay one length test.
  */
 export function noteBareName(s: Scanner, name: string): void {
-  if ((name.length === 9 || name.length === 10) && RETRACTION_NAME.test(name)) s.report.proseName = true;
+  if (name.length === 9 || name.length === 10) noteRetractionName(s, name); // the fast lane inlines only this test
+}
+
+function noteRetractionName(s: Scanner, name: string): void {
+  if (RETRACTION_NAME.test(name)) s.report.proseName = true;
 }
 
 const RETRACTION_NAME = /^(?:truncated|incomplete)$/i;

@@ -15,6 +15,7 @@ import { holdsJsonValue, scanProse, scanThink } from './scan-prose.js';
 import { scanString } from './scan-string.js';
 import { afterRoot, afterValue, expectColon, expectKey, expectValue } from './structure.js';
 import { PieceList } from './piece-list.js';
+import { type KeyMemo, memoOf, SHARED_MEMO } from './key-memo.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, DONE, type Frame, HOLD_NONE, KEY, MAX_DEPTH, ROOT_START, SET_NONE, SET_OPEN, THINK, TRAILING, VALUE, type ValueSink } from './phases.js';
 import { pieceCanEnd } from './scan-word.js';
 import { setMember } from '../schema/value-utils.js';
@@ -148,12 +149,8 @@ export class Scanner {
   strQuoteSeen = false;
   /** Input offset of the first `\b`/`\f` before a letter read as a raw backslash in the string; -1 none. */
   strRawChosenAt = -1;
-  /**
-   * Per nesting depth, the names of the last object closed there, as V8's internalized strings.
-   * Sibling objects (rows of an array) repeat their names: a name that matches the memo is taken
-   * from it without slicing, and the property store skips V8's string-table lookup.
-   */
-  readonly keyMemo: Array<Array<string | undefined> | undefined> = [];
+  /** Per nesting depth, the names of the last object closed there (key-memo.ts): the shared table until this scanner closes an object too wide to share. */
+  keyMemo: KeyMemo = SHARED_MEMO;
   /** Input offset of the last control character reported inside a string. */
   controlSeen = -1;
   /** Input offset where the search for an open block's closer resumes (scan-block.ts); -1 when no block is open. */
@@ -579,7 +576,7 @@ export class Scanner {
       // order and no more, the memo already describes it and no name list is made.
       const memo = this.keyMemo[depth];
       if (memo === undefined || frame.memoHits !== frame.members || memo.length !== frame.members) {
-        this.keyMemo[depth] = memoOf(frame.container as object);
+        this.keyMemo = memoOf(frame.container as object, depth, this.keyMemo);
       }
     }
     if (repairType !== undefined) this.record(repairType, windowIndex);
@@ -688,20 +685,4 @@ export class Scanner {
       }
     }
   }
-}
-
-/** The object's names for the key memo; names that need escaping in JSON are left out. */
-function memoOf(obj: object): Array<string | undefined> {
-  const keys: Array<string | undefined> = Object.keys(obj);
-  for (let k = 0; k < keys.length; k++) if (needsEscape(keys[k]!)) keys[k] = undefined;
-  return keys;
-}
-
-/** Whether a name holds `"`, `\` or a control character (a loop: names are short, a regex call is not free). */
-function needsEscape(name: string): boolean {
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c === 0x22 || c === 0x5c || c < 0x20) return true; // " \ control
-  }
-  return false;
 }

@@ -151,6 +151,7 @@ function knownKey(s: Scanner, i: number): boolean {
   const memo = s.keyMemo[s.stack.length];
   if (memo === undefined) return false;
   const top = s.stack[s.stack.length - 1]!;
+  if (top.memoHits !== top.members) return false; // a name missed: another shape than the memo's
   const key = memo[top.members];
   if (key === undefined) return false;
   const text = s.text;
