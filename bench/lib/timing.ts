@@ -2,6 +2,8 @@
 // vanish, then take the median of several runs (the median ignores the odd GC pause or a neighbour
 // stealing the CPU on a shared machine; the mean would not).
 
+import { createRandom } from '../../support/random.js';
+
 export interface MeasureOptions {
   /** Time spent running the function before measuring, so V8 has optimised it. */
   warmupMs?: number;
@@ -92,19 +94,25 @@ export function megabytesPerSecond(bytes: number, ns: number): number {
 
 /**
  * Ratios of each function's time to the first's, for changes too small for measureInterleaved's
- * medians to show on a shared machine: the functions run in short blocks of `blockOps` calls,
- * order reversed every round, for `budgetMs`; each round gives a ratio per function, and the
- * median of those ratios is reported (a slow spell lands on one round, not on one function).
+ * medians to show on a shared machine: the functions run in short blocks of `blockOps` calls, in
+ * an order shuffled every round (seeded), for `budgetMs`; each round gives a ratio per function,
+ * and the median of those ratios is reported (a slow spell lands on one round, not on one
+ * function). Shuffled, because a block pays for the garbage the block before it left: with the
+ * order only reversed, the first function always followed itself or the second, never a function
+ * that allocates more, and every ratio to it came out high (valid ~1.5 MB: 1.19-1.24x).
  */
 export function pairedRatios(fns: readonly (() => unknown)[], blockOps: number, budgetMs: number): { nsPerOp: number[]; ratio: number[]; rounds: number } {
   for (const fn of fns) timeOps(fn, blockOps * 20); // warm-up
   const times: number[][] = fns.map(() => []);
   const end = nowNs() + budgetMs * 1e6;
-  for (let round = 0; nowNs() < end; round++) {
-    for (let k = 0; k < fns.length; k++) {
-      const i = round % 2 === 0 ? k : fns.length - 1 - k;
-      times[i]!.push(timeOps(fns[i]!, blockOps) / blockOps);
+  const random = createRandom(0x5eed);
+  const order = fns.map((_, i) => i);
+  while (nowNs() < end) {
+    for (let k = order.length - 1; k > 0; k--) { // Fisher-Yates
+      const j = random.int(k + 1);
+      [order[k], order[j]] = [order[j]!, order[k]!];
     }
+    for (const i of order) times[i]!.push(timeOps(fns[i]!, blockOps) / blockOps);
   }
   const rounds = times[0]!.length;
   return {
