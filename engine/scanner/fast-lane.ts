@@ -40,18 +40,12 @@ export function fastLane(s: Scanner): void {
     }
     const phase = s.phase;
     if (phase === VALUE) {
-      if (c === 0x22) { // "
-        const end = escapedStringEnd(codes, text, i + 1);
-        if (end < 0 || !stringEndsAt(s, top, codes, end + 1, 0x22)) break;
+      if (c === 0x22 || c === 0x27) { // " '
+        const end = escapedStringEnd(codes, text, i + 1, c);
+        if (end < 0 || !stringEndsAt(s, top, codes, end + 1, c)) break;
+        // repair: single-quoted strings become double-quoted (`\'` in one is a quote)
+        if (c === 0x27) s.recordKind(KIND.converted_single_quotes, i);
         s.emitInto(top, escapeCount === 0 ? text.slice(i + 1, end) : decodeEscapes(text, i + 1, end));
-        s.lastWasString = true;
-        i = end + 1;
-      } else if (c === 0x27) { // '
-        const end = plainSingleQuotedEnd(codes, i + 1);
-        if (end < 0 || !stringEndsAt(s, top, codes, end + 1, 0x27)) break;
-        // repair: single-quoted strings become double-quoted
-        s.recordKind(KIND.converted_single_quotes, i);
-        s.emitInto(top, text.slice(i + 1, end));
         s.lastWasString = true;
         i = end + 1;
       } else if (c === 0x7b || c === 0x5b) { // { [
@@ -221,19 +215,20 @@ let escapeCount = 0;
 const ESCAPES_KEPT = 1024;
 
 /**
- * Index of the closing quote of a string whose only backslashes start JSON's own escapes (`\"` `\\`
- * `\/` `\b` `\f` `\n` `\r` `\t`, `\u` and four hex digits) and which holds no control character,
- * else -1. Such a string reads exactly as JSON.parse reads it; one with another backslash (`\d`,
- * `C:\Users`, where its `\n`s may be raw too) or a raw newline is left to scan-string.ts.
+ * Index of the closing `quote` (`"` or `'`) of a string whose only backslashes start JSON's own
+ * escapes (`\"` `\\` `\/` `\b` `\f` `\n` `\r` `\t`, `\u` and four hex digits, and `\'` in a
+ * single-quoted string) and which holds no control character, else -1. Such a string reads exactly
+ * as JSON.parse (or scan-string.ts, for `'`) reads it; one with another backslash (`\d`, `C:\Users`,
+ * where its `\n`s may be raw too) or a raw newline is left to scan-string.ts.
  */
-function escapedStringEnd(codes: Uint16Array, text: string, from: number): number {
+function escapedStringEnd(codes: Uint16Array, text: string, from: number, quote: number): number {
   escapeCount = 0;
   let j = from;
   let d = codes[j]!;
   for (;;) {
-    while (d !== 0x22 && d !== 0x5c && d >= 0x20) d = codes[++j]!; // " \ control (a sentinel at the end)
-    if (d !== 0x5c) return d === 0x22 ? j : -1;
-    const width = escapeWidth(text, j);
+    while (d !== quote && d !== 0x5c && d >= 0x20) d = codes[++j]!; // the quote, \ or a control character (a sentinel at the end)
+    if (d !== 0x5c) return d === quote ? j : -1;
+    const width = escapeWidth(text, j, quote);
     if (width === 0) return -1;
     escapes[escapeCount++] = j;
     j += width;
@@ -241,9 +236,11 @@ function escapedStringEnd(codes: Uint16Array, text: string, from: number): numbe
   }
 }
 
-/** Length of the JSON escape at the backslash text[j], or 0 when it starts none. */
-function escapeWidth(text: string, j: number): number {
+/** Length of the JSON escape at the backslash text[j] (or `\'` in a single-quoted string), or 0 when it starts none. */
+function escapeWidth(text: string, j: number, quote: number): number {
   switch (text.charCodeAt(j + 1)) {
+    case 0x27: // '
+      return quote === 0x27 ? 2 : 0;
     case 0x22: case 0x5c: case 0x2f: // " \ /
     case 0x6e: case 0x72: case 0x74: // n r t
       return 2;

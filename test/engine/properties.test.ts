@@ -259,3 +259,18 @@ t.test('valid JSON whose integer part is too long for a double is not taken as i
   // a long run of digits in a string or after a point is no number: taken as it is
   t.equal(repair(`["${'9'.repeat(500)}", 0.${'9'.repeat(500)}, "a${'9'.repeat(500)}"]`).metadata.was_repaired, false);
 });
+
+t.test('a single-quoted string with escapes reads as JSON reads them, and `\\\'` as a quote', async (t) => {
+  // written: what the model wrote between the quotes; meant: the string a reader takes from it
+  const piece = fc.constantFrom<[string, string]>(['a', 'a'], [' ', ' '], ['é', 'é'], ['"', '"'], ["\\'", "'"], ['\\"', '"'],
+    ['\\n', '\n'], ['\\t', '\t'], ['\\\\', '\\'], ['\\/', '/'], ['\\u00e9', 'é'], ['\\r', '\r']);
+  fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), fc.array(piece, { maxLength: 4 }), (a, b) => {
+    const written = (p: [string, string][]): string => p.map((x) => x[0]).join('');
+    const meant = (p: [string, string][]): string => p.map((x) => x[1]).join('');
+    const r = repair(`{'a': '${written(a)}', 'b': ['${written(b)}', 1]}`);
+    return r.success && r.metadata.confidence === 'high' &&
+      jsonEqual(r.repaired, { a: meant(a), b: [meant(b), 1] }) &&
+      r.metadata.syntax_repairs.every((d) => d.type === 'converted_single_quotes');
+  }), { seed: 20261129, numRuns: 400 });
+  t.pass('400 single-quoted strings');
+});
