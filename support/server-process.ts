@@ -37,6 +37,8 @@ export interface ServerProcess {
   cpuSeconds(): number;
   /** CPU seconds of the main thread alone: the uWS thread that parses, answers and repairs inline. */
   httpThreadCpuSeconds(): number;
+  /** CPU seconds of the live threads, to the nanosecond (liveThreadsCpuSecondsOf): for blocks too short for cpuSeconds' 10 ms ticks. */
+  threadsCpuSeconds(): number;
   /** Whether the process has exited. */
   exited(): boolean;
   /** Sends the signal and resolves with the exit; SIGKILL after `graceMs`. Removes the folder. */
@@ -106,6 +108,23 @@ export function mainThreadCpuSecondsOf(pid: number): number {
   return statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
 }
 
+/**
+ * CPU seconds of a process's live threads, summed from each thread's schedstat (time on a CPU in
+ * nanoseconds), where /proc/<pid>/stat counts in 10 ms ticks. A thread that exited is not counted:
+ * for the difference over a block in which the process's threads stay (the server's workers do).
+ */
+export function liveThreadsCpuSecondsOf(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread exited between the listing and the read
+    }
+  }
+  return ns / 1e9;
+}
+
 function statCpuSeconds(path: string): number {
   const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime + stime
@@ -144,6 +163,7 @@ export async function startServerProcess(main: string, env: Record<string, strin
         stderr: () => output(entry, 'stderr'),
         cpuSeconds: () => cpuSecondsOf(child.pid!),
         httpThreadCpuSeconds: () => mainThreadCpuSecondsOf(child.pid!),
+        threadsCpuSeconds: () => liveThreadsCpuSecondsOf(child.pid!),
         exited: () => !isRunning(child),
         stop: (signal = 'SIGTERM', graceMs = 8_000) => stopChild(entry, signal, graceMs),
       };
