@@ -81,6 +81,9 @@ export const HOSTILE_SHAPES: readonly HostileShape[] = [
   { name: 'labels-repeated', make: repeat('[x] ') },
   // sets of tuples left open
   { name: 'tuple-sets-open', make: repeat('{(1, "a"), ') },
+  // a dict of many tuple keys, and tuple keys that never close
+  { name: 'tuple-keys', make: repeat('(1, "a"): 2, ', '{', '}') },
+  { name: 'tuple-keys-open', make: repeat('{(1, "a" ') },
   // valid JSON of numbers just short of the long integer part that overflows (parsed-wrong.ts)
   { name: 'long-integer-parts', make: repeat(`${'9'.repeat(209)},`, '[', '1]') },
 ];

@@ -544,11 +544,24 @@ export function bareSetItem(s: Scanner): number {
 
 /**
  * A tuple as a `{`'s first member (`{(1, 2), (3, 4)}`: a set of tuples, as Python writes one): its
- * `)` (outside its quoted items) and then `,` or `}`. A tuple before a colon (`{(1, 2): "a"}`, a dict
- * with tuple keys) is not a set's item. Looks at most TUPLE_ITEM_MAX characters; a nested bracket
- * gives up (not a set). 1 yes; 0 no; -1 more input is needed.
+ * `)` and then `,` or `}`. A tuple before a colon (`{(1, 2): "a"}`, a dict with tuple keys) is not a
+ * set's item (tupleKeyEnd reads it). 1 yes; 0 no; -1 more input is needed.
  */
 function tupleSetItem(s: Scanner): number {
+  const close = tupleClose(s);
+  return close >= 0 ? setSeparatorAfter(s, close + 1) : close === NEED_MORE ? -1 : 0;
+}
+
+const NEED_MORE = -1;
+const NOT_A_TUPLE = -2;
+
+/**
+ * The `)` of a flat tuple opened at s.i (its quoted items' `)` passed over): its window index;
+ * NOT_A_TUPLE when a bracket, a brace or a colon comes first, or none within TUPLE_ITEM_MAX
+ * characters (a stream that waits for it reads it again at bounded cost); NEED_MORE when the
+ * window ends first.
+ */
+function tupleClose(s: Scanner): number {
   const text = s.text;
   const end = Math.min(text.length, s.i + TUPLE_ITEM_MAX);
   let quote = 0;
@@ -563,13 +576,29 @@ function tupleSetItem(s: Scanner): number {
       case 0x22: case 0x27: // " '
         quote = c;
         break;
-      case 0x29: // ) — the tuple's end: what follows it decides
-        return setSeparatorAfter(s, i + 1);
+      case 0x29: // )
+        return i;
       case 0x28: case 0x5b: case 0x7b: case 0x3a: case 0x7d: case 0x5d: // ( [ { : } ]
-        return 0;
+        return NOT_A_TUPLE;
     }
   }
-  return end === text.length && !s.final && end - s.i < TUPLE_ITEM_MAX ? -1 : 0;
+  return end === text.length && !s.final && end - s.i < TUPLE_ITEM_MAX ? NEED_MORE : NOT_A_TUPLE;
+}
+
+/**
+ * A dict's tuple key at s.i (`{(1, 2): "a"}`): a flat tuple, then `:` (blanks between). JSON has no
+ * such name; the tuple's text is the name. The window index just past the `)`; 0 when it is none;
+ * -1 when more input is needed.
+ */
+export function tupleKeyEnd(s: Scanner): number {
+  const close = tupleClose(s);
+  if (close === NEED_MORE) return -1;
+  if (close < 0) return 0;
+  const text = s.text;
+  let k = close + 1;
+  while (k < text.length && k - close <= SET_GAP_MAX && isJsonWhitespace(text.charCodeAt(k))) k++;
+  if (k >= text.length) return s.final || k - close > SET_GAP_MAX ? 0 : -1;
+  return text.charCodeAt(k) === 0x3a ? close + 1 : 0; // :
 }
 
 /** Whether `,` or `}` follows a set's first item ending at `i` (at most SET_GAP_MAX blanks between): 1 yes; 0 no; -1 more input is needed. */

@@ -7,7 +7,7 @@ import { AFTER_ROOT, AFTER_VALUE, COLON, type Frame, KEY, MAX_DEPTH, SET_NONE, S
 import { namedFirstMember, readAsSet, setToObject } from './python-set.js';
 import { blockOpenerAt, NOT_A_BLOCK, scanBlock } from './scan-block.js';
 import { quotedFirstItem, startString } from './scan-string.js';
-import { bareSetItem, scanKeyWord, scanValueWord } from './scan-word.js';
+import { bareSetItem, scanKeyWord, scanValueWord, tupleKeyEnd } from './scan-word.js';
 import type { Scanner } from './scanner.js';
 
 export function expectValue(s: Scanner, c: number): boolean {
@@ -137,7 +137,26 @@ export function expectKey(s: Scanner, c: number): boolean {
       s.i = i + 1;
       return true;
     }
-    case 0x3a: case 0x29: case 0x28: case 0x3b: case 0x2b: // : ) ( ; +
+    case 0x28: { // ( — a dict's tuple key (`{(1, 2): "a"}`)
+      const end = tupleKeyEnd(s);
+      if (end < 0) return false;
+      if (end > 0) {
+        // repair: a Python tuple as a name has no JSON form; its text is the name — a reading
+        // chosen (another would drop the member): medium
+        s.log.doubt('quoted_unquoted_keys', s.at(i), 'medium');
+        const top = s.stack[s.stack.length - 1]!;
+        top.key = s.text.slice(i, end);
+        top.keyPos = s.at(i);
+        s.afterComma = false;
+        s.phase = COLON;
+        s.i = end;
+        return true;
+      }
+      s.record('removed_invalid_character', i);
+      s.i = i + 1;
+      return true;
+    }
+    case 0x3a: case 0x29: case 0x3b: case 0x2b: // : ) ; +
       s.record('removed_invalid_character', i);
       s.i = i + 1;
       return true;

@@ -284,3 +284,17 @@ t.test('a set of tuples (`{(1, 2), (3, 4)}`) is the array of its tuples as array
   for (const input of ['{(1, 2): "a"}', '{(1, (2, 3))}']) t.equal(setDetail(repair(input)), undefined, `${input}: no set read`);
   t.end();
 });
+
+t.test("a dict's tuple key is named by the tuple's text, at medium; batch and streamed alike", (t) => {
+  const tuple = fc.array(setItem, { minLength: 1, maxLength: 4 });
+  fc.assert(fc.property(fc.uniqueArray(tuple, { minLength: 1, maxLength: 4, selector: (x) => JSON.stringify(x) }), layout, fc.nat(), fc.boolean(), (tuples, l, seed, nested) => {
+    const st: Style = { tuples: false, prefix: '', quote: l.quote, hex: false };
+    const keys = tuples.map((items) => `(${items.map((x) => py(x, st)).join(', ')}${items.length === 1 ? ',' : ''})`);
+    const sep = l.lines ? ',\n  ' : `,${l.space || ' '}`;
+    const dict = `{${l.space}${keys.map((k, i) => `${k}: ${i}`).join(sep)}${l.trailing ? ',' : ''}${l.space}}`;
+    const input = nested ? `{${l.quote}by${l.quote}: ${dict}, ${l.quote}n${l.quote}: 1}` : dict;
+    const named = Object.fromEntries(keys.map((k, i) => [k, i]));
+    return readsAs(input, nested ? { by: named, n: 1 } : named, 'medium', seed);
+  }), { seed: SEED, numRuns: 200 });
+  t.end();
+});
