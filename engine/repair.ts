@@ -11,7 +11,7 @@ import { failureResponse, successResponse } from './response.js';
 import { mapPosition, unescapeDocument, type UnescapedDocument } from './escaped-document.js';
 import { MAX_DEPTH } from './scanner/phases.js';
 import { FIRST_READING, type ProsePolicy, type Scanner } from './scanner/scanner.js';
-import { kindsOf, repairDetail } from './scanner/repair-log.js';
+import { KIND, repairDetail } from './scanner/repair-log.js';
 import { applySchema } from './schema/index.js';
 import type { RepairDetail, RepairOptions, RepairResponse, Warning } from './types.js';
 import { readReply } from './reply-shape.js';
@@ -292,8 +292,8 @@ function truncatedAt(warnings: Warning[]): number {
   return -1;
 }
 
-const DROPPING = kindsOf(DROPPING_KINDS);
-const DROPPED_TEXT = kindsOf(['dropped_value_text']);
+/** DROPPING_KINDS as indexes in the repair log (RepairLog.hasAnyKind): asked about on every repair. */
+const DROPPING = DROPPING_KINDS.map((type) => KIND[type]);
 
 /**
  * After a repair that can drop text, every word inside the JSON's span must be in the value
@@ -301,7 +301,7 @@ const DROPPED_TEXT = kindsOf(['dropped_value_text']);
  */
 function checkContentKept(scanner: Scanner, text: string, value: unknown): void {
   const log = scanner.log;
-  if (scanner.firstRootAt < 0 || log.size === 0 || log.hasAnyKind(DROPPED_TEXT)) return;
+  if (scanner.firstRootAt < 0 || log.size === 0 || log.has('dropped_value_text')) return;
   if (!scanner.cutInside && !log.hasAnyKind(DROPPING)) return;
   // Each root's own span: prose between roots (`</tool_call>`) is around the values, not in them.
   // All spans in one pass (content-check.ts): many roots cost their length once.

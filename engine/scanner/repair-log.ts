@@ -17,11 +17,6 @@ const INDEX = new Map<string, number>(TYPES.map((type, k) => [type, k]));
  */
 export const KIND: Readonly<Record<RepairType, number>> = Object.freeze(Object.fromEntries(TYPES.map((type, k) => [type, k])) as Record<RepairType, number>);
 
-/** The indexes in KIND of these types, for RepairLog.hasAnyKind (a set of types asked about on every repair). */
-export function kindsOf(types: readonly RepairType[]): number[] {
-  return types.map((type) => INDEX.get(type)!);
-}
-
 const STRIP_FENCE = INDEX.get('removed_markdown_fence')!;
 const STRIP_LEADING = INDEX.get('stripped_leading_text')!;
 const STRIP_TRAILING = INDEX.get('stripped_trailing_text')!;
@@ -98,7 +93,7 @@ export class RepairLog {
     return this.counts !== null && this.counts[INDEX.get(type)!]! > 0;
   }
 
-  /** Whether a repair of any of these kinds (indexes in KIND: kindsOf) was made. */
+  /** Whether a repair of any of these kinds (their indexes in KIND) was made. */
   hasAnyKind(kinds: readonly number[]): boolean {
     const counts = this.counts;
     if (counts === null) return false;

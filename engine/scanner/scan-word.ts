@@ -594,22 +594,26 @@ export function tupleKeyEnd(s: Scanner): number {
   const close = tupleClose(s);
   if (close === NEED_MORE) return -1;
   if (close < 0) return 0;
-  const text = s.text;
-  let k = close + 1;
-  while (k < text.length && k - close <= SET_GAP_MAX && isJsonWhitespace(text.charCodeAt(k))) k++;
-  if (k >= text.length) return s.final || k - close > SET_GAP_MAX ? 0 : -1;
-  return text.charCodeAt(k) === 0x3a ? close + 1 : 0; // :
+  const after = charAfterGap(s, close + 1);
+  return after < 0 ? -1 : after === 0x3a ? close + 1 : 0; // :
 }
 
 /** Whether `,` or `}` follows a set's first item ending at `i` (at most SET_GAP_MAX blanks between): 1 yes; 0 no; -1 more input is needed. */
 function setSeparatorAfter(s: Scanner, i: number): number {
+  const after = charAfterGap(s, i);
+  return after < 0 ? -1 : after === 0x2c || after === 0x7d ? 1 : 0; // , }
+}
+
+/**
+ * The code unit after at most SET_GAP_MAX blanks from `i` (a blank when there are more, 0 at the
+ * end of a final reply), or -1 when more input is needed.
+ */
+function charAfterGap(s: Scanner, i: number): number {
   const text = s.text;
-  const len = text.length;
   let k = i;
-  while (k < len && k - i < SET_GAP_MAX && isJsonWhitespace(text.charCodeAt(k))) k++;
-  if (k >= len) return s.final ? 0 : -1;
-  const after = text.charCodeAt(k);
-  return after === 0x2c || after === 0x7d ? 1 : 0; // , }
+  while (k < text.length && k - i < SET_GAP_MAX && isJsonWhitespace(text.charCodeAt(k))) k++;
+  if (k >= text.length) return s.final ? 0 : -1;
+  return text.charCodeAt(k);
 }
 
 /**

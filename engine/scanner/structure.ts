@@ -100,6 +100,22 @@ export function expectKey(s: Scanner, c: number): boolean {
     if (item < 0) return false;
     if (item > 0 && reopenArray(s, i, false)) return true;
   }
+  if (c === 0x28) { // ( — a dict's tuple key (`{(1, 2): "a"}`)
+    const end = tupleKeyEnd(s);
+    if (end < 0) return false;
+    if (end > 0) {
+      // repair: a Python tuple as a name has no JSON form; its text is the name — a reading
+      // chosen (another would drop the member): medium
+      s.log.doubt('quoted_unquoted_keys', s.at(i), 'medium');
+      const top = s.stack[s.stack.length - 1]!;
+      top.key = s.text.slice(i, end);
+      top.keyPos = s.at(i);
+      s.afterComma = false;
+      s.phase = COLON;
+      s.i = end;
+      return true;
+    }
+  }
   switch (c) {
     case 0x7d: // }
     case 0x5d: // ]
@@ -137,26 +153,7 @@ export function expectKey(s: Scanner, c: number): boolean {
       s.i = i + 1;
       return true;
     }
-    case 0x28: { // ( — a dict's tuple key (`{(1, 2): "a"}`)
-      const end = tupleKeyEnd(s);
-      if (end < 0) return false;
-      if (end > 0) {
-        // repair: a Python tuple as a name has no JSON form; its text is the name — a reading
-        // chosen (another would drop the member): medium
-        s.log.doubt('quoted_unquoted_keys', s.at(i), 'medium');
-        const top = s.stack[s.stack.length - 1]!;
-        top.key = s.text.slice(i, end);
-        top.keyPos = s.at(i);
-        s.afterComma = false;
-        s.phase = COLON;
-        s.i = end;
-        return true;
-      }
-      s.record('removed_invalid_character', i);
-      s.i = i + 1;
-      return true;
-    }
-    case 0x3a: case 0x29: case 0x3b: case 0x2b: // : ) ; +
+    case 0x3a: case 0x29: case 0x28: case 0x3b: case 0x2b: // : ) ( ; + (a `(` that opens no tuple key)
       s.record('removed_invalid_character', i);
       s.i = i + 1;
       return true;
