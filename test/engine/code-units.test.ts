@@ -18,13 +18,30 @@ t.test('copies one-byte, two-byte and unpaired-surrogate text', async (t) => {
   }
 });
 
-t.test('a window longer than the shared array gets an array of its own', async (t) => {
+t.test('a window longer than the shared array gets a large array, reused while it fits', async (t) => {
   const small = codeUnitsOf('{}');
   const large = 'é'.repeat(70_000) + '{"a": [1, 2]}';
   const units = codeUnitsOf(large);
   t.not(units, small);
   expectUnits(t, large, units);
   t.equal(codeUnitsOf('[]'), small, 'small windows share one array');
+  const shorter = 'x'.repeat(66_000);
+  t.equal(codeUnitsOf(shorter), units, 'a shorter large window reuses it');
+  expectUnits(t, shorter, units);
+  const longer = 'y'.repeat(units.length + 10);
+  const grown = codeUnitsOf(longer);
+  t.not(grown, units, 'a window past its length gets a new one');
+  expectUnits(t, longer, grown);
+});
+
+// The large array still holds a longer window's units past a shorter one's end: the same rule as
+// the shared one, read through the repair.
+t.test('a large window never reads the units a longer one left behind', async (t) => {
+  const pad = 'x'.repeat(80_000);
+  t.equal(repair(`{"pad": "${pad}", "k": "abcdef", "z": [1, 2, 3],}`).metadata.was_repaired, true);
+  const cut = repair(`{"pad": "${pad.slice(1000)}", "k": "abc`);
+  t.same(cut.repaired, { pad: pad.slice(1000), k: 'abc' });
+  t.ok(cut.metadata.syntax_repairs.some((d) => d.type === 'closed_string'), 'reported as a string cut off');
 });
 
 t.test('without Buffer the copy is made with charCodeAt', async (t) => {
