@@ -12,7 +12,7 @@ import { Scanner } from './scanner/scanner.js';
 import { compiledSchema } from './schema/index.js';
 import { ProgressivePreview } from './preview/progressive.js';
 import { SchemaView } from './preview/schema-view.js';
-import type { PreviewMode, RepairOptions, RepairResponse, StreamState } from './types.js';
+import type { PatchOperation, PreviewMode, RepairOptions, RepairResponse, StreamState } from './types.js';
 
 export interface StreamOptions extends RepairOptions {
   /**
@@ -64,6 +64,8 @@ class Stream implements RepairStream {
   private readonly preview: ProgressivePreview | null = null;
   /** The batch answer for the buffer as it was when last asked (answer()). */
   private aligned: { total: number; response: RepairResponse } | null = null;
+  /** Patch mode: the value of JSON on a line of prose last sent whole (the scanner's preview shows none of it). */
+  private proseSent: unknown = null;
 
   constructor(private readonly options: StreamOptions) {
     const mode = options.preview ?? 'complete';
@@ -190,7 +192,7 @@ class Stream implements RepairStream {
       // for prose and finalize reads the reply again (reply-shape.ts); the preview shows what
       // finalize would answer.
       const answer = this.answer();
-      if (answer.success && answer.repaired !== null && typeof answer.repaired === 'object') {
+      if (answer.success && answer.repaired !== null && typeof answer.repaired === 'object' && !leftOpen(answer)) {
         partial = fromProse = answer.repaired;
         parseable = true;
         safe = certain(answer);
@@ -212,10 +214,22 @@ class Stream implements RepairStream {
         : heldToken.length > 0 && !s.inString ? tokenHints(s) : expectedNext(s),
     };
     if (preview !== null) {
-      if (this.options.preview === 'patch') state.partial_patch = preview.ops;
+      if (this.options.preview === 'patch') state.partial_patch = this.patchOps(preview.ops, preview.root, fromProse);
       state.settled = preview.settled;
     }
     return state;
+  }
+
+  /**
+   * The push's patch: the scanner's preview's operations, and JSON on a line of prose (shown in
+   * progressive mode as finalize's value) sent whole as the document while the scanner's preview
+   * has none — again whenever it is read anew (answer() rereads as the buffer doubles).
+   */
+  private patchOps(ops: PatchOperation[], root: unknown, fromProse: unknown): PatchOperation[] {
+    if (fromProse === null || (root !== null && root !== undefined) || fromProse === this.proseSent) return ops;
+    const op = this.proseSent === null ? 'add' : 'replace';
+    this.proseSent = fromProse;
+    return ops.concat({ op, path: '', value: fromProse });
   }
 
   /**
@@ -249,6 +263,14 @@ class Stream implements RepairStream {
     }
     return out;
   }
+}
+
+/**
+ * Whether the answer closed a value the buffer leaves open (`Log: [12:00] [1`): the buffer is a
+ * prefix, and what it cut (a number, a string) may go on, so it is not shown yet.
+ */
+function leftOpen(answer: RepairResponse): boolean {
+  return answer.metadata.syntax_repairs.some((d) => d.type === 'closed_array_bracket' || d.type === 'closed_object_bracket' || d.type === 'closed_string');
 }
 
 /** Whether an answer took no liberty: every repair in it was certain (`high` overall). */

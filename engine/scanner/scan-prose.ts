@@ -258,6 +258,11 @@ function toolMarkerLength(text: string, i: number, final: boolean): number {
 const LABEL_MAX = 40;
 const LABEL_WORDS_MAX = 4;
 const LABEL_GAP_MAX = 80;
+/**
+ * A date, a time or both in brackets, as log lines open: `2024-01-01`, `12:00:05`, `2024-01-01
+ * 12:00:00.123`, `2024-01-01T12:00:00Z`, `2024/01/01 12:00 UTC`, `12:00:05,120 +02:00`.
+ */
+const TIME_LABEL = /^[ \t]*(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[T ]+\d{1,2}:\d{2}(?::\d{2})?)?|\d{1,2}:\d{2}(?::\d{2})?)(?:[.,]\d{1,9})?(?:[ ]?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?[ \t]*$/;
 /** A JSON or Python literal in brackets (`[true]`, `[None]`) is a value, never a label. */
 const LITERAL_LABEL = /^(?:true|false|null|none|nan|infinity|undefined)$/i;
 
@@ -279,7 +284,9 @@ function labelLength(text: string, i: number, final: boolean): number {
   let j = skipBlanks(text, i + 1);
   if (j >= len) return final ? 0 : -1;
   const first = text.charCodeAt(j);
-  if (first === 0x5d ? j === i + 1 : !isAsciiLetter(first)) return 0; // ] — `[]` is a value; a label starts with a letter
+  // A label starts with a letter: digits after the reply's first `[` open an array at once (a
+  // stream cannot wait on them), so a log line's time there (`[12:00:05] {…}`) reads as a value.
+  if (first === 0x5d ? j === i + 1 : !isAsciiLetter(first)) return 0; // ] — `[]` is a value
   let words = 0;
   for (; j < len; j++) {
     const c = text.charCodeAt(j);
@@ -292,9 +299,16 @@ function labelLength(text: string, i: number, final: boolean): number {
   }
   if (j >= len) return final ? 0 : -1;
   if (LITERAL_LABEL.test(text.slice(i + 1, j).trim())) return 0;
-  const after = skipBlanks(text, j + 1);
+  let after = skipBlanks(text, j + 1);
   if (after >= len && !final) return -1;
   if (after < len && isAsciiLetter(text.charCodeAt(after)) && after > j + 1) return LABEL_LINE;
+  if (text.charCodeAt(after) === 0x3a) { // :
+    // A speaker's tag (`[assistant]: {…}`): its colon goes with it.
+    j = after;
+    after = skipBlanks(text, j + 1);
+    if (after >= len && !final) return -1;
+    if (after < len && isAsciiLetter(text.charCodeAt(after))) return LABEL_LINE;
+  }
   // Blanks and at most one line break, then the answer's bracket.
   let k = j + 1;
   let breaks = 0;
@@ -404,7 +418,7 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
   // a character class and its quantifier (`[A-Z]{2}`, `[0-9]{1,3}`): a regular expression, prose
   if (k === j + 1 && c === 0x7b && text.charCodeAt(i) === 0x5b && isDigit(text.charCodeAt(k + 1))) return j + 1; // { [
   // bracketed words and then the JSON on the same line (`See [here] {"a": 1}`): words, prose
-  if ((c === 0x7b || c === 0x5b) && text.charCodeAt(i) === 0x5b && BRACKETED_WORDS.test(text.slice(i, j + 1))) return j + 1; // { [
+  if ((c === 0x7b || c === 0x5b) && text.charCodeAt(i) === 0x5b && bracketedWords(text.slice(i, j + 1))) return j + 1; // { [
   // a closing tag follows (`<function=f>{"a": []}</function>`): the tag's content, maybe the JSON
   if (c === 0x3c && text.charCodeAt(k + 1) === 0x2f) return 0; // < /
   // ends its line, or structure follows (`{"a": 2}]`, `[1], [2]`): maybe the JSON; more text: prose
@@ -414,6 +428,11 @@ export function inlineFragmentEnd(text: string, i: number, final: boolean): numb
 const SPANS_LINES = -1;
 /** `[here]`, `[see note 2]`: words in brackets, no quote, comma or colon — prose, not an array. */
 const BRACKETED_WORDS = /^\[[A-Za-z][\w .'-]*\]$/;
+
+/** `[here]`, `[see note 2]`, or a log line's time `[12:00:05]`: prose in brackets. */
+function bracketedWords(fragment: string): boolean {
+  return BRACKETED_WORDS.test(fragment) || TIME_LABEL.test(fragment.slice(1, -1));
+}
 
 /**
  * The index of the closer of the bracket at i when it closes on its own line within FRAGMENT_MAX
