@@ -38,7 +38,8 @@ function detailJson(d: RepairDetail): string {
   return json + '}';
 }
 
-function detailsJson(details: readonly RepairDetail[]): string {
+/** A list of repair details as /v1/repair writes it. */
+export function detailsJson(details: readonly RepairDetail[]): string {
   if (details.length === 0) return EMPTY;
   let json = '[' + detailJson(details[0]!);
   for (let i = 1; i < details.length; i++) json += ',' + detailJson(details[i]!);

@@ -1,13 +1,13 @@
 // Heals a whole (non-streaming) chat completion: each choice's tool-call arguments against their
 // tool's parameters, and its content when the request asked for JSON. Nothing else is touched:
 // the healed strings are spliced into the upstream's own bytes and the report is added before the
-// closing brace, so ids, usage, logprobs and every other member keep their exact spelling. Only
-// when a healed string cannot be found where it was read (an upstream that spells strings with
-// escapes JSON.stringify does not use, `\/` or `\u00e9`) is the completion written again (the
-// same values, JSON.stringify's spelling). Splicing is also cheaper than writing it again.
+// closing brace, so ids, usage, logprobs and every other member keep their exact spelling (a
+// string spelled with escapes JSON.stringify does not use, `\/` or `\u00e9`, is found all the same).
+// Only when a healed string cannot be found as its member's value is the completion written again
+// (the same values, JSON.stringify's spelling). Splicing is also cheaper than writing it again.
 import { healJson, type HealReport } from '../../engine/heal/index.js';
 import type { ChatPlan } from './chat-request.js';
-import type { AnswerReport, ReportBuilder } from './heal-report.js';
+import { reportJson, type AnswerReport, type ReportBuilder } from './heal-report.js';
 
 type Json = Record<string, unknown>;
 
@@ -81,33 +81,56 @@ function healInto(parts: HealedPart[], holder: Json, name: string, schema: objec
 
 /**
  * `raw` with each part's string replaced by its healed text, or null when a part is not found as
- * JSON.stringify spells it, as the value of its member, after the part before it. A member's value
- * is recognised by what precedes it — `{` or `,`, the quoted name, `:` — which text inside a JSON
- * string cannot show (its quotes are escaped).
+ * the value of its member, after the part before it. A member's value is recognised by what
+ * precedes it — `{` or `,`, the quoted name, `:` — which text inside a JSON string cannot show (its
+ * quotes are escaped), and it is the part when it reads as the part's original. A part left as it
+ * was keeps the upstream's own spelling.
  */
 function splice(raw: string, parts: readonly HealedPart[]): string | null {
   let out = '';
   let from = 0;
   for (const part of parts) {
-    const needle = JSON.stringify(part.original);
-    let at = raw.indexOf(needle, from);
-    while (at >= 0 && !valueOf(raw, at, part.name)) at = raw.indexOf(needle, at + 1);
+    const at = partAt(raw, from, part);
     if (at < 0) return null;
-    out += raw.slice(from, at) + (part.healed === part.original ? needle : JSON.stringify(part.healed));
-    from = at + needle.length;
+    const end = closingQuote(raw, at) + 1;
+    out += raw.slice(from, at) + (part.healed === part.original ? raw.slice(at, end) : JSON.stringify(part.healed));
+    from = end;
   }
   return out + raw.slice(from);
 }
 
-/** Whether the string at `at` is the value of member `name`: `{` or `,`, `"name"`, `:` before it (whitespace between). */
-function valueOf(raw: string, at: number, name: string): boolean {
-  let k = blankBefore(raw, at - 1);
-  if (raw.charCodeAt(k) !== 0x3a) return false; // :
-  k = blankBefore(raw, k - 1);
-  const start = k - name.length - 1;
-  if (raw.charCodeAt(k) !== 0x22 || raw.charCodeAt(start) !== 0x22 || !raw.startsWith(name, start + 1)) return false; // " "
-  const before = raw.charCodeAt(blankBefore(raw, start - 1));
-  return before === 0x7b || before === 0x2c; // { ,
+/** The offset of the opening quote of `part`'s string in `raw` from `from` on, or -1. */
+function partAt(raw: string, from: number, part: HealedPart): number {
+  const name = `"${part.name}"`;
+  for (let at = raw.indexOf(name, from); at >= 0; at = raw.indexOf(name, at + 1)) {
+    const before = raw.charCodeAt(blankBefore(raw, at - 1));
+    if (before !== 0x7b && before !== 0x2c) continue; // { ,
+    let k = blankAfter(raw, at + name.length);
+    if (raw.charCodeAt(k) !== 0x3a) continue; // :
+    k = blankAfter(raw, k + 1);
+    if (raw.charCodeAt(k) !== 0x22) continue; // "
+    // The string read back, not the original spelled again: one parse of the string, where
+    // JSON.stringify of the original and a search for it cost twice that (bench/gateway).
+    try {
+      if (JSON.parse(raw.slice(k, closingQuote(raw, k) + 1)) === part.original) return k;
+    } catch {
+      return -1; // not a string token after all: written again
+    }
+  }
+  return -1;
+}
+
+/**
+ * The offset of the quote that closes the string opened at `open` in valid JSON `raw`: native
+ * searches for `"`, one backslash run read back at each (a JSON string's `\"` are most of its quotes).
+ */
+function closingQuote(raw: string, open: number): number {
+  for (let k = raw.indexOf('"', open + 1); k >= 0; k = raw.indexOf('"', k + 1)) {
+    let b = k - 1;
+    while (raw.charCodeAt(b) === 0x5c) b--; // \
+    if ((k - b) % 2 === 1) return k; // an even run of backslashes before it: the quote is not escaped
+  }
+  return raw.length;
 }
 
 /** The index of the last character at or before `k` that is not JSON whitespace. */
@@ -117,11 +140,18 @@ function blankBefore(raw: string, k: number): number {
   return k;
 }
 
+/** The index of the first character at or after `k` that is not JSON whitespace. */
+function blankAfter(raw: string, k: number): number {
+  let c = raw.charCodeAt(k);
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = raw.charCodeAt(++k); // space \n \r \t
+  return k;
+}
+
 /** `raw` (a JSON object) with `"jsonmend": report` added as its last member, its own bytes unchanged. */
 function withReport(raw: string, report: AnswerReport): string {
   const close = raw.lastIndexOf('}');
   let before = close - 1;
   while (before >= 0 && raw.charCodeAt(before) <= 0x20) before--; // whitespace before the brace
   const empty = raw.charCodeAt(before) === 0x7b; // `{`: an object with no member yet
-  return `${raw.slice(0, close)}${empty ? '' : ','}"jsonmend":${JSON.stringify(report)}${raw.slice(close)}`;
+  return `${raw.slice(0, close)}${empty ? '' : ','}"jsonmend":${reportJson(report)}${raw.slice(close)}`;
 }

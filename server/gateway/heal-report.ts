@@ -3,6 +3,8 @@
 // worst confidence over them, and whether it meets the caller's X-Jsonmend-Min-Confidence.
 import type { Confidence } from '../../engine/types.js';
 import type { HealReport } from '../../engine/heal/index.js';
+import { detailsJson } from '../contracts/envelope-json.js';
+import { serializeErrors, serializeWarnings } from '../contracts/serializers.js';
 
 export interface PartReport {
   confidence: Confidence;
@@ -102,4 +104,37 @@ export class ReportBuilder {
     this.#healed++;
     if (RANK[confidence] < RANK[this.#worst]) this.#worst = confidence;
   }
+}
+
+/**
+ * The report as JSON text, written by hand around /v1/repair's own writers for its repair
+ * details, warnings and errors (contracts/envelope-json.ts), so each has the shape it has there.
+ */
+export function reportJson(report: AnswerReport): string {
+  let json = '{"confidence":"' + report.confidence + '","min_confidence":' + (report.min_confidence === null ? 'null' : '"' + report.min_confidence + '"') +
+    ',"meets_min_confidence":' + (report.meets_min_confidence ? 'true' : 'false') + ',"choices":[';
+  for (let c = 0; c < report.choices.length; c++) {
+    const choice = report.choices[c]!;
+    json += (c > 0 ? ',{"index":' : '{"index":') + choice.index;
+    if (choice.content !== undefined) json += ',"content":' + partJson('{', choice.content);
+    if (choice.tool_calls !== undefined) {
+      json += ',"tool_calls":[';
+      for (let k = 0; k < choice.tool_calls.length; k++) {
+        const call = choice.tool_calls[k]!;
+        const head = '{"index":' + call.index + ',"id":' + JSON.stringify(call.id) + ',"name":' + JSON.stringify(call.name) + ',';
+        json += (k > 0 ? ',' : '') + partJson(head, call);
+      }
+      json += ']';
+    }
+    json += '}';
+  }
+  return json + ']}';
+}
+
+function partJson(head: string, part: PartReport): string {
+  return head + '"confidence":"' + part.confidence + '","repaired":' + (part.repaired ? 'true' : 'false') +
+    ',"success":' + (part.success ? 'true' : 'false') +
+    ',"syntax_repairs":' + detailsJson(part.syntax_repairs) + ',"schema_repairs":' + detailsJson(part.schema_repairs) +
+    ',"warnings":' + (part.warnings.length === 0 ? '[]' : serializeWarnings(part.warnings)) +
+    ',"errors":' + (part.errors.length === 0 ? '[]' : serializeErrors(part.errors)) + '}';
 }

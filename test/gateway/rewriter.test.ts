@@ -4,7 +4,7 @@
 import t from 'tap';
 import { healJson } from '../../engine/index.js';
 import { healCompletion } from '../../server/gateway/heal-completion.js';
-import { ReportBuilder } from '../../server/gateway/heal-report.js';
+import { ReportBuilder, reportJson } from '../../server/gateway/heal-report.js';
 import { StreamRewriter } from '../../server/gateway/stream-rewriter.js';
 import { streamChunks } from '../../support/scripted-upstream.js';
 
@@ -68,12 +68,33 @@ t.test('a healed completion: the healed strings are spliced into the upstream by
   t.equal(parsed.jsonmend.choices[0].tool_calls.length, 2);
 });
 
-t.test('a healed completion whose upstream spells a string with other escapes is written again, the same values', async (t) => {
-  const raw = '{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"w","arguments":"{\'city\': \'Oslo\\/Bergen\'}"}}]},"finish_reason":"tool_calls"}]}';
-  const out = JSON.parse(healCompletion(raw, { ...plan, stream: false }, new ReportBuilder(null))!);
+t.test('a healed completion whose upstream spells a string with other escapes is spliced all the same', async (t) => {
+  const raw = '{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"w","arguments":"{\'city\': \'Oslo\\/Bergen\'}"}}]},"finish_reason":"tool_calls","usage":1.50e1}]}';
+  const text = healCompletion(raw, { ...plan, stream: false }, new ReportBuilder(null))!;
+  const out = JSON.parse(text);
   t.equal(out.choices[0].message.tool_calls[0].function.arguments, '{"city":"Oslo/Bergen"}');
   t.equal(out.id, 'x');
   t.equal(out.jsonmend.choices[0].tool_calls[0].repaired, true);
+  t.ok(text.includes('"usage":1.50e1'), 'the other bytes kept');
+});
+
+t.test('a member name spelled with an escape is not found by its text: the completion is written again, the same values', async (t) => {
+  const raw = '{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"w","argu\\u006dents":"{\'city\': \'Oslo\'}"}}]},"finish_reason":"tool_calls","usage":1.50e1}]}';
+  const text = healCompletion(raw, { ...plan, stream: false }, new ReportBuilder(null))!;
+  const out = JSON.parse(text);
+  t.equal(out.choices[0].message.tool_calls[0].function.arguments, '{"city":"Oslo"}');
+  t.equal(out.jsonmend.choices[0].tool_calls[0].repaired, true);
+  t.ok(text.includes('"usage":15'), 'JSON.stringify\'s spelling');
+});
+
+t.test('the report written by hand is what JSON.stringify writes of it', async (t) => {
+  for (const [args, min] of [["{'city': 'Oslo'}", null], ['{"city": "Oslo"}', 'high'], ['{"city": "Os', 'medium'], ['', null], ['not json at all', 'high']] as const) {
+    const raw = JSON.stringify({ choices: [{ index: 0, message: { content: "{answer: True}", tool_calls: [{ id: 'c"1', function: { name: 'w', arguments: args } }, { function: { name: null, arguments: args } }] } }, { index: 1, message: { content: '[1, 2' } }] });
+    const builder = new ReportBuilder(min);
+    healCompletion(raw, { ...plan, stream: false, content: { schema: undefined } }, builder);
+    const report = builder.build();
+    t.equal(reportJson(report), JSON.stringify(report), JSON.stringify(args));
+  }
 });
 
 t.test('a healed completion whose message writes tool_calls before content: both spliced where they are', async (t) => {
