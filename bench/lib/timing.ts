@@ -2,7 +2,7 @@
 // vanish, then take the median of several runs (the median ignores the odd GC pause or a neighbour
 // stealing the CPU on a shared machine; the mean would not).
 
-import { createRandom } from '../../support/random.js';
+import { createRandom, type Random } from '../../support/random.js';
 
 export interface MeasureOptions {
   /** Time spent running the function before measuring, so V8 has optimised it. */
@@ -92,6 +92,15 @@ export function megabytesPerSecond(bytes: number, ns: number): number {
   return bytes / 1e6 / (ns / 1e9);
 }
 
+/** Puts `items` in a random order drawn from `random` (Fisher-Yates), in place. */
+export function shuffle<T>(items: T[], random: Random): T[] {
+  for (let k = items.length - 1; k > 0; k--) {
+    const j = random.int(k + 1);
+    [items[k], items[j]] = [items[j]!, items[k]!];
+  }
+  return items;
+}
+
 /**
  * Ratios of each function's time to the first's, for changes too small for measureInterleaved's
  * medians to show on a shared machine: the functions run in short blocks of `blockOps` calls, in
@@ -108,10 +117,7 @@ export function pairedRatios(fns: readonly (() => unknown)[], blockOps: number, 
   const random = createRandom(0x5eed);
   const order = fns.map((_, i) => i);
   while (nowNs() < end) {
-    for (let k = order.length - 1; k > 0; k--) { // Fisher-Yates
-      const j = random.int(k + 1);
-      [order[k], order[j]] = [order[j]!, order[k]!];
-    }
+    shuffle(order, random);
     for (const i of order) times[i]!.push(timeOps(fns[i]!, blockOps) / blockOps);
   }
   const rounds = times[0]!.length;
