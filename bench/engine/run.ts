@@ -188,7 +188,10 @@ function main(): void {
   );
 
   process.stdout.write('\n');
-  const familiesPass = printFamilies(familyRows);
+  printFamilies(familyRows);
+  // The families' target judges the broken documents only: the valid one has its own target below.
+  const brokenRows = familyRows.slice(1, -1);
+  const familiesPass = brokenRows.every((r) => r.wrong === null && r.ratio <= r.limit);
 
   const { scaling, parseScaling } = scaled;
   const targets: Target[] = [
@@ -197,7 +200,7 @@ function main(): void {
     target('malformed 1 MB vs jsonrepair', peerMalformed.nsPerOp / ourMalformed.nsPerOp, '>= 50x', peerMalformed.nsPerOp >= 50 * ourMalformed.nsPerOp, wrong.malformed),
     target('1 KB reply vs jsonrepair', peerReply.nsPerOp / ourReply.nsPerOp, '>= 10x', peerReply.nsPerOp >= 10 * ourReply.nsPerOp, wrong.reply),
     target('8x malformed input: time ratio', scaling, '<= 8.0', scaling <= 8.0, wrong.scaled),
-    target('malformation families: worst x JSON.parse', Math.max(...familyRows.slice(1, -1).map((r) => r.ratio)), `<= ${FAMILY_LIMIT}x`, familiesPass, familyRows.find((r) => r.wrong !== null)?.wrong ?? null),
+    target('malformation families: worst x JSON.parse', Math.max(...brokenRows.map((r) => r.ratio)), `<= ${FAMILY_LIMIT}x`, familiesPass, brokenRows.find((r) => r.wrong !== null)?.wrong ?? null),
     target('valid ~1.5 MB: x JSON.parse', familyRows[0]!.ratio, `<= ${VALID_LIMIT}x`, familyRows[0]!.ratio <= VALID_LIMIT, familyRows[0]!.wrong),
   ];
   process.stdout.write('\n');
