@@ -10,7 +10,8 @@ import { makeError, makeWarning } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { FIRST_READING, Scanner, type ProsePolicy } from './scanner/scanner.js';
 import { repairDetail } from './scanner/repair-log.js';
-import { leadingReasoningEnd } from './scanner/scan-prose.js';
+import { isTaskBox, leadingReasoningEnd } from './scanner/scan-prose.js';
+import { isWordChar } from './scanner/char-codes.js';
 import { applySchema, compiledSchema } from './schema/index.js';
 import { readRootScalar, wantsRootScalar } from './schema/root-scalar.js';
 import { readLines } from './schema/lines.js';
@@ -138,6 +139,11 @@ function candidates(text: string): Candidate[] {
     const block = f < fenced.length && fenced[f]![0] <= at ? fenced[f] : undefined;
     if (block !== undefined) {
       i = block[1];
+      continue;
+    }
+    if (isTaskBox(text, at) || (at > 0 && text.charCodeAt(at) === 0x5b && isWordChar(text.charCodeAt(at - 1)))) {
+      // `- [ ] buy milk`, `arr[0]`: a task list's box, a subscript; no value
+      i = at + 1;
       continue;
     }
     const scanner = readOneValue(text, at);

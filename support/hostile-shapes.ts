@@ -84,6 +84,9 @@ export const HOSTILE_SHAPES: readonly HostileShape[] = [
   // a dict of many tuple keys, and tuple keys that never close
   { name: 'tuple-keys', make: repeat('(1, "a"): 2, ', '{', '}') },
   { name: 'tuple-keys-open', make: repeat('{(1, "a" ') },
+  // subscripts in prose never closed on their line, and task lists' boxes one after another (scan-prose.ts)
+  { name: 'subscripts-open', make: repeat('a[b[') },
+  { name: 'task-boxes', make: repeat('- [ ] x\n') },
   // valid JSON of numbers just short of the long integer part that overflows (parsed-wrong.ts)
   { name: 'long-integer-parts', make: repeat(`${'9'.repeat(209)},`, '[', '1]') },
 ];

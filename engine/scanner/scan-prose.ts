@@ -120,12 +120,27 @@ function skipProse(s: Scanner): boolean {
           i += marker - 1;
           continue;
         }
+        if (isWordChar(i > 0 ? codes[i - 1]! : s.before)) {
+          // A subscript (`arr[0]`, `d["key"]`): code in the prose, never the JSON, even when nothing
+          // else is (the `[` is glued to a name). The window's first `[` asks the one before it.
+          const close = fragmentCloser(text, i);
+          if (close >= 0 && close < len) {
+            i = close;
+            continue;
+          }
+          if (close >= len && !s.final) {
+            undecided = true;
+            break;
+          }
+        }
       }
       if (!s.policy.inlineFragmentsAreProse) break;
       const after = inlineFragmentEnd(text, i, s.final);
       if (after > 0) {
-        // A placeholder (`Use the {name} field`) is never the JSON: no rescan reads it as `{}`.
-        if (!isPlaceholder(text, i, after)) s.report.skippedFragment = true;
+        // A placeholder (`Use the {name} field`), a task list's box (`- [ ] buy milk`) or words in
+        // brackets (`the answer is [redacted] for now`) are never the JSON: no rescan reads them as
+        // `{}`, `[]` or `["redacted"]`.
+        if (!isPlaceholder(text, i, after) && !isTaskBox(text, i) && !bracketedWords(text.slice(i, after))) s.report.skippedFragment = true;
         i = after - 1; // `[1]: see`, `{name} below`: prose, not the root
         continue;
       }
@@ -475,6 +490,17 @@ export function lineFragmentEnd(text: string, i: number): number {
   while (b >= 0 && (text.charCodeAt(b) === 0x20 || text.charCodeAt(b) === 0x09)) b--; // space tab
   if (b < 0 || text.charCodeAt(b) === 0x0a || text.charCodeAt(b) === 0x0d) return 0; // the line starts with it
   return j + 1;
+}
+
+/**
+ * A markdown task list's box at text[i]: `[ ]`, `[x]` or `[X]` and a blank after it (`- [ ] buy
+ * milk`, `2. [x] done`, `Press [x] to close`). Decided from what follows it only, so a stream whose
+ * window starts after the line's marker decides as the whole reply does.
+ */
+export function isTaskBox(text: string, i: number): boolean {
+  const mark = text.charCodeAt(i + 1);
+  const after = text.charCodeAt(i + 3);
+  return text.charCodeAt(i + 2) === 0x5d && (mark === 0x20 || (mark | 0x20) === 0x78) && (after === 0x20 || after === 0x09); // ] space x X; space tab
 }
 
 /** `{name}`, `{ user_id }`: a brace around one identifier, the fragment text[i, end). */

@@ -72,6 +72,8 @@ export class Scanner {
   codes: Uint16Array | null = null;
   i = 0;
   base = 0;
+  /** The code unit just before the window's first character (the last one the scanner passed), -1 at the input's start. */
+  before = -1;
   final = false;
   phase = ROOT_START;
   /** In ROOT_START: true once the text is known to be prose, so only `{`, `[`, fences end it. */
@@ -248,10 +250,12 @@ export class Scanner {
       aside.clear();
     }
     if (this.i >= this.text.length) {
+      if (this.text.length > 0) this.before = this.text.charCodeAt(this.text.length - 1);
       this.base += this.text.length;
       this.text = piece;
     } else {
       // Keep the held-back tail (a short undecided token) and append the new piece to it.
+      if (this.i > 0) this.before = this.text.charCodeAt(this.i - 1);
       this.base += this.i;
       this.text = this.text.slice(this.i) + piece;
     }

@@ -26,7 +26,8 @@ interface Line {
 
 // A member line: an optional list marker and markdown emphasis, a name (quoted or bare), `:` or `=`.
 const MEMBER = /^(?:[-*+\u2022]\s+|\d{1,3}[.)]\s+)?(?:\*\*|__)?["'`]?([A-Za-z_][\w .\/()-]{0,60}?)["'`]?(?:\*\*|__)?\s*[:=](?:\*\*|__)?(?:\s+(.*))?$/;
-const BULLET = /^(?:[-*+\u2022]|\d{1,3}[.)])\s+(.*)$/;
+// A task list's box after the marker (`- [ ] buy milk`, `- [x] done`) is not the item's text.
+const BULLET = /^(?:[-*+\u2022]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?(.*)$/;
 // A labelled one-line list: `Fruits: apple, pear, fig`.
 const LABELLED_LIST = /^[^:]{1,60}:\s*([^:]+,[^:]+)$/;
 // Where the next member starts inside a line of several (`name: Ann, age: 30`).

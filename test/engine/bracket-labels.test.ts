@@ -198,3 +198,58 @@ t.test("a log line's time in brackets, in prose before the answer, is prose", (t
   t.same(repair('Log [2024] {"a": 1}').repaired, [[2024], { a: 1 }], 'a number in brackets is no time');
   t.end();
 });
+
+/** A markdown task list: a marker or none, a box checked or not, an item's words. */
+const taskList = fc.array(fc.tuple(
+  fc.constantFrom('- ', '* ', '+ ', '1. ', '2) '),
+  fc.constantFrom('[ ]', '[x]', '[X]'),
+  fc.stringMatching(/^[a-z][a-z ]{0,14}[a-z]$/),
+), { minLength: 1, maxLength: 4 });
+
+t.test("a task list's boxes are no value: no JSON in it, and with an array schema its items are the elements", (t) => {
+  fc.assert(fc.property(taskList, fc.constantFrom('', 'Tasks:\n', 'Here is the plan:\n\n'), fc.nat(), (items, lead, seed) => {
+    const text = lead + items.map(([m, box, words]) => `${m}${box} ${words}`).join('\n');
+    const plain = repair(text);
+    if (plain.success) throw new Error(`${JSON.stringify(text)} -> ${JSON.stringify(plain.repaired)}`);
+    const listed = repair(text, { schema: { type: 'array', items: { type: 'string' } } });
+    const expected = items.map(([, , words]) => words);
+    if (!listed.success || JSON.stringify(listed.repaired) !== JSON.stringify(expected) || listed.metadata.confidence === 'high') {
+      throw new Error(`${JSON.stringify(text)} with a schema -> ${JSON.stringify(listed.repaired)} ${listed.metadata.confidence}`);
+    }
+    const v = streamViolation(text, seed, false);
+    if (v !== null) throw new Error(v);
+    return true;
+  }), { seed: SEED, numRuns: 200 });
+  t.same(repair('- [ ] buy milk\n- [x] call mom\n{"a": 1}').repaired, { a: 1 }, 'JSON after the list is the answer');
+  t.same(repair('Result: [ ]').repaired, [], 'a bracket that ends its line is still a value');
+  for (const text of ['Press [x] to close.', 'Steps:\n[ ] check the logs\n[x] restart']) t.equal(repair(text).success, false, `${JSON.stringify(text)}: no JSON`);
+  t.end();
+});
+
+/** Code in prose: a name and its subscript. */
+const subscript = fc.tuple(
+  fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/),
+  fc.oneof(fc.nat(99).map(String), fc.stringMatching(/^[a-z]{1,6}$/).map((k) => `"${k}"`), fc.constantFrom('i', 'i][j', '-1', "'key'")),
+).map(([name, index]) => `${name}[${index}]`);
+/** Words in brackets inside a sentence: a note, an aside. */
+const bracketWords = fc.constantFrom('[redacted]', '[error code 404]', '[sic]', '[see below]', "[citation needed]");
+
+t.test('a subscript or words in brackets inside prose are never the JSON', (t) => {
+  fc.assert(fc.property(fc.oneof(subscript, bracketWords), fc.constantFrom('Access ', 'In Python, ', 'The answer is ', ''), fc.constantFrom(' to get it.', ' returns the value.', ' for now.'),
+    fc.option(answer, { nil: undefined }), fc.nat(), (fragment, lead, tail, value, seed) => {
+      const prose = `${lead}${fragment}${tail}`;
+      const text = value === undefined ? prose : `${prose}\n${JSON.stringify(value)}`;
+      const r = repair(text);
+      if (value === undefined ? r.success : !r.success || JSON.stringify(r.repaired) !== JSON.stringify(value)) {
+        throw new Error(`${JSON.stringify(text)} -> ${JSON.stringify(r.repaired)}`);
+      }
+      const v = streamViolation(text, seed, false);
+      if (v !== null) throw new Error(v);
+      return true;
+    }), { seed: SEED, numRuns: 250 });
+  // Not glued to a name, or alone on its line: a value as before.
+  t.same(repair('The value must be in [0, 1].').repaired, [0, 1]);
+  t.same(repair('Use arr[0]\n[1, 2]').repaired, [1, 2]);
+  t.same(repair('Here: {"a": 1} hope this helps').repaired, { a: 1 });
+  t.end();
+});
