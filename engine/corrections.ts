@@ -16,7 +16,7 @@ import type { RepairType } from './repair-kinds.js';
 // `Hmm,` or `Oh`, or follow the answer's closer), or a phrase anywhere on a line of prose that says
 // the earlier answer was cut or is replaced (group 2).
 const RETRACTION_WORD = String.raw`correction|corrected|wait|actually|update[ds]?|oops|sorry|scratch that|my (?:mistake|bad)|on second thought|let me (?:fix|correct|redo|try again)|revised|fixed version`;
-const RETRACTION = new RegExp(String.raw`\b(${RETRACTION_WORD})\b|\b((?:got|was|been|is) cut off|cut off|truncated|incomplete|here (?:is|'s) the (?:complete|full|corrected|correct|fixed|updated|revised|final|whole)|(?:complete|full|corrected|correct|fixed|updated|revised|whole) (?:json|version|answer|output|object|response))\b`, 'gi');
+const RETRACTION = new RegExp(String.raw`\b(${RETRACTION_WORD})\b|\b((?:got|was|been|is) cut off|cut off|truncated|incomplete|here (?:is|'s) the (?:complete|full|corrected|correct|fixed|updated|revised|final|whole)|(?:complete|full|corrected|correct|fixed|updated|revised|whole|final) (?:json|version|answer|output|object|response))\b`, 'gi');
 /** A line's text before a retraction word that starts it: decoration, at most two words of lead-in. */
 const LEAD_IN = /^[ \t>*_#-]*(?:[A-Za-z]+[,.!]*[ \t]+){0,2}$/;
 /** A retraction word that retracts for certain, with no new answer after it (not `Sorry for the delay`). */

@@ -20,6 +20,7 @@ const RETRACTIONS = [
   'Actually the age is off, here it is again:', 'Updated:', 'Updated answer:', 'Oops, my mistake. Here is the corrected JSON:',
   '**Correction:**', 'Hmm, wait. Let me fix that:', 'Sorry, here is the corrected version:', 'On second thought:',
   'The output got cut off, here is the complete JSON:', 'Scratch that:', '> Correction', 'Let me correct that:',
+  'Final answer:', 'Final JSON:', '**Final version:**', 'Here is the final output:',
 ];
 const retraction = fc.constantFrom(...RETRACTIONS);
 const lead = fc.constantFrom('', 'Here is the JSON:\n', 'Sure! ', 'Result:\n');
@@ -98,7 +99,7 @@ t.test('a retraction followed only by a patch of one member: a failure or low', 
 });
 
 t.test('retraction words inside the JSON retract nothing', (t) => {
-  const words = fc.constantFrom('wait for it', 'actually fine', 'Correction: none', 'updated daily', 'the output got cut off', 'Wait,\nthen go');
+  const words = fc.constantFrom('wait for it', 'actually fine', 'Correction: none', 'updated daily', 'the output got cut off', 'Wait,\nthen go', 'the final answer');
   fc.assert(fc.property(answer, words, fc.constantFrom('single', 'fence', 'trailing-comma'), (a, w, how) => {
     const value = { ...a, note: w, nested: { inner: 1 } };
     let text = JSON.stringify(value, null, 2);
@@ -109,6 +110,16 @@ t.test('retraction words inside the JSON retract nothing', (t) => {
     return r.success && JSON.stringify(r.repaired) === JSON.stringify(value) &&
       !r.metadata.repairs_applied.some((d) => d.type === 'selected_corrected_answer');
   }), { seed: SEED, numRuns: 200 });
+  t.end();
+});
+
+t.test('a phrase that names a final answer retracts only when another answer follows it', (t) => {
+  for (const after of ['That is my final answer.', 'Final answer above.', 'This is the final JSON.']) {
+    const r = repair(`{"a": 1}\n${after}`);
+    t.same(r.repaired, { a: 1 }, after);
+    t.equal(r.metadata.confidence, 'high', `${after}: nothing retracted`);
+  }
+  t.same(repair('First attempt: {"a": 1}\nFinal answer: {"a": 2}').repaired, { a: 2 });
   t.end();
 });
 
