@@ -1,6 +1,6 @@
 // Unquoted tokens: numbers (with their malformed and truncated forms), literals (JSON, Python,
 // NaN/Infinity, undefined), and bare words taken as strings — keys or values.
-import { endsBareValue, endsWord, isAsciiLetter, isDigit, isJsonWhitespace, skipBlanks } from './char-codes.js';
+import { endsBareValue, endsWord, isAsciiLetter, isDigit, isJsonWhitespace, isWordChar, skipBlanks } from './char-codes.js';
 import { AFTER_VALUE, COLON, HOLD_BARE, HOLD_BLOCK_QUOTE, HOLD_BLOCK_TICK, HOLD_KEY, HOLD_WORD, ROOT_START } from './phases.js';
 import { startString } from './scan-string.js';
 import type { Scanner } from './scanner.js';
@@ -137,6 +137,9 @@ function isDigitsOnly(text: string, start: number, end: number): boolean {
  * shell's and JavaScript's). docs/repairs.md lists them; any other call is kept as text.
  */
 const WRAPPERS = new Set(['ObjectId', 'ISODate', 'Date', 'NumberLong', 'NumberInt', 'NumberDecimal', 'Decimal128', 'UUID']);
+/** The longest wrapper's name, and the most blanks read between `new` and it. */
+const WRAPPER_MAX = 13;
+const NEW_GAP_MAX = 8;
 /** Python's set constructors: around one container (`frozenset({1, 2})`, `set([1, 2])`) they are its items. */
 const SET_CALLS = new Set(['set', 'frozenset']);
 
@@ -325,6 +328,19 @@ export function scanValueWord(s: Scanner): boolean {
       s.i = i + 1;
       return true;
     }
+    if (word === 'new' && !atEnd && s.stack.length > 0) {
+      // JavaScript's `new Date("2024-01-15")`: the keyword goes, the wrapper after it is unwrapped
+      // as `Date("2024-01-15")` is
+      // (a few blanks and a wrapper's name at most are looked at: a stream rereads no more per push)
+      const name = skipBlanks(text, i);
+      let k = name;
+      while (k < len && k - name <= WRAPPER_MAX && isWordChar(text.charCodeAt(k))) k++;
+      if (k >= len && !s.final && name - i <= NEW_GAP_MAX) return false;
+      if (name - i <= NEW_GAP_MAX && k > name && k > i && text.charCodeAt(k) === 0x28 && WRAPPERS.has(text.slice(name, k))) { // (
+        s.i = name;
+        return true;
+      }
+    }
     if (word === 'true' || word === 'false' || word === 'null') {
       s.i = i;
       s.emit(word === 'true' ? true : word === 'false' ? false : null);
@@ -336,7 +352,7 @@ export function scanValueWord(s: Scanner): boolean {
     }
     const spelled = numberLiteral(word);
     if (spelled !== null) {
-      // repair: `0xFF`, `1_000_000` — a number in a spelling JavaScript, JSON5 and Python share
+      // repair: `0xFF`, `1_000_000`, `123n` — a number in a spelling JavaScript, JSON5 and Python share
       // and JSON lacks becomes that number
       s.record('normalized_decimal', start);
       s.i = i;
@@ -503,10 +519,16 @@ function thousandsGroup(s: Scanner, text: string, start: number, end: number, st
 
 // Hex up to 13 digits and digit groups up to 15 digits: every such number is an exact double.
 const HEX_NUMBER = /^(-?)0[xX]([0-9a-fA-F]{1,13})$/;
+const BIGINT = /^-?(?:0|[1-9][0-9]{0,15})n$/;
 const GROUPED_NUMBER = /^-?[1-9][0-9]*(?:_[0-9]+)+(?:\.[0-9]+)?$/;
 
 /** The value of a hex (`0xFF`) or digit-grouped (`1_000_000`) number word, else null. */
 function numberLiteral(word: string): number | null {
+  // JavaScript's BigInt `123n`: the number, when a double holds it exactly (a larger one stays text)
+  if (BIGINT.test(word)) {
+    const n = Number(word.slice(0, -1));
+    return Number.isSafeInteger(n) ? n : null;
+  }
   const hex = HEX_NUMBER.exec(word);
   if (hex !== null) return (hex[1] === '-' ? -1 : 1) * parseInt(hex[2]!, 16);
   if (!GROUPED_NUMBER.test(word)) return null;

@@ -175,6 +175,11 @@ const rows: Row[] = [
   // wrappers and several values
   ['callback({"a": 1});', { a: 1 }, ['removed_jsonp_wrapper']],
   ['{"_id": ObjectId("507f")}', { _id: '507f' }, ['removed_function_wrapper']],
+  // JavaScript's `new` before a wrapper goes with it; BigInt literals a double holds are numbers
+  ['{"created": new Date("2024-01-15"), "id": new  ObjectId("a1")}', { created: '2024-01-15', id: 'a1' }, ['removed_function_wrapper']],
+  ['{"id": 123n, "n": -7n, "z": 0n}', { id: 123, n: -7, z: 0 }, ['normalized_decimal']],
+  ['{"big": 9007199254740993n}', { big: '9007199254740993n' }, ['quoted_bare_string'], 'medium'],
+  ['{"a": new Foo("x")}', { a: 'new Foo("x")' }, ['quoted_bare_string'], 'medium'],
   ['[1, 2, ...]', [1, 2], ['removed_ellipsis']],
   ['{"a": 1}\n{"b": 2}', [{ a: 1 }, { b: 2 }], ['wrapped_multiple_values'], 'medium'],
   ['{"a": 1}}', { a: 1 }, ['removed_extra_closing_bracket']],
