@@ -337,8 +337,13 @@ export function scanValueWord(s: Scanner): boolean {
       while (k < len && k - name <= WRAPPER_MAX && isWordChar(text.charCodeAt(k))) k++;
       if (k >= len && !s.final && name - i <= NEW_GAP_MAX) return false;
       if (name - i <= NEW_GAP_MAX && k > name && k > i && text.charCodeAt(k) === 0x28 && WRAPPERS.has(text.slice(name, k))) { // (
-        s.i = name;
-        return true;
+        // with an argument: `new NumberInt()` has no value to unwrap and stays text
+        const arg = skipBlanks(text, k + 1);
+        if (arg >= len && !s.final && arg - k <= NEW_GAP_MAX) return false;
+        if (arg < len && text.charCodeAt(arg) !== 0x29) { // )
+          s.i = name;
+          return true;
+        }
       }
     }
     if (word === 'true' || word === 'false' || word === 'null') {

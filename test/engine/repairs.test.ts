@@ -180,6 +180,7 @@ const rows: Row[] = [
   ['{"id": 123n, "n": -7n, "z": 0n}', { id: 123, n: -7, z: 0 }, ['normalized_decimal']],
   ['{"big": 9007199254740993n}', { big: '9007199254740993n' }, ['quoted_bare_string'], 'medium'],
   ['{"a": new Foo("x")}', { a: 'new Foo("x")' }, ['quoted_bare_string'], 'medium'],
+  ['{"n": new NumberInt()}', { n: 'new NumberInt()' }, ['quoted_bare_string'], 'medium'],
   ['[1, 2, ...]', [1, 2], ['removed_ellipsis']],
   ['{"a": 1}\n{"b": 2}', [{ a: 1 }, { b: 2 }], ['wrapped_multiple_values'], 'medium'],
   ['{"a": 1}}', { a: 1 }, ['removed_extra_closing_bracket']],
