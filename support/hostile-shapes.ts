@@ -87,6 +87,8 @@ export const HOSTILE_SHAPES: readonly HostileShape[] = [
   // subscripts in prose never closed on their line, and task lists' boxes one after another (scan-prose.ts)
   { name: 'subscripts-open', make: repeat('a[b[') },
   { name: 'task-boxes', make: repeat('- [ ] x\n') },
+  // JSON written in a string with its quotes unescaped, never closed (scan-string.ts embeddedJsonEnd)
+  { name: 'embedded-json-open', make: repeat('"x", ', '{"a": "[') },
   // valid JSON of long numbers just short of a double's range: the value is walked (parsed-wrong.ts)
   { name: 'long-integer-parts', make: repeat(`${'9'.repeat(209)},`, '[', '1]') },
 ];

@@ -75,8 +75,33 @@ export function scanString(s: Scanner): boolean {
   const open = s.strOpen;
   let i = s.i;
   let run = i;
+  if (!s.strIsKey && open === 0x22 && s.strParts.length === 0 && s.at(i) === s.strStart + 1 && i < len && (codes[i] === 0x7b || codes[i] === 0x5b)) { // " { [
+    const end = embeddedJsonEnd(text, i, s.final);
+    if (end === EMBEDDED_UNDECIDED) return hold(s, run, i);
+    if (end > 0) {
+      // repair: JSON written in a string without its quotes escaped (`"payload": "{"a": 1}"`, a
+      // double-encoded tool argument) is the string's text, whole: a reading chosen, medium
+      s.log.doubt('escaped_inner_quote', s.at(text.indexOf('"', i)), 'medium');
+      s.strQuoteSeen = true;
+      i = end; // its closing quote: read below as any string's
+    }
+  }
+  const isKey = s.strIsKey;
   while (i < len) {
     const c = codes[i]!;
+    if (isKey && (c === 0x27 || c === 0x22) && c !== close) { // ' "
+      // `{"name': "Ada"}`: a name closed by the other quote, its colon right after it
+      const j = skipBlanks(text, i + 1);
+      if (j >= len && !s.final) return hold(s, run, i);
+      if (text.charCodeAt(j) === 0x3a) { // :
+        // repair: the quote that closes the name is the other kind — where the name ends is plain
+        // from its colon, but the quote is a guess: medium
+        s.log.doubt('closed_string', s.at(i), 'medium');
+        finishString(s, text.slice(run, i));
+        s.i = i + 1;
+        return true;
+      }
+    }
     if (c === close || (c === open && open !== close)) {
       // A candidate closing quote: the next significant character decides whether it is one.
       let j = i + 1;
@@ -272,6 +297,70 @@ export function scanString(s: Scanner): boolean {
  * Saves the string's text up to `upTo` and keeps the rest of the window for the next piece. A
  * trailing `,` plus whitespace stays in the window: the comma rule above must see it with the quote.
  */
+const EMBEDDED_MAX = 4096;
+const EMBEDDED_UNDECIDED = -1;
+
+/**
+ * A string that opens with `{` or `[` and holds valid JSON with double quotes of its own, closed
+ * right before the string's closing quote and a delimiter after it (`"{"a": 1}",`): the index of
+ * that closing quote; 0 when it is no such string; EMBEDDED_UNDECIDED when more input is needed.
+ * What is no JSON is told early — an escaped quote (the writer escaped them), a character no JSON
+ * has outside its strings (`[see below`), a quote that neither opens a string after `[ { , :` nor
+ * is followed by `: , } ]` — so a string of prose is not held back. Bounded by EMBEDDED_MAX, so a
+ * stream rereads at most that much per push while it waits.
+ */
+function embeddedJsonEnd(text: string, i: number, final: boolean): number {
+  const len = text.length;
+  const stop = Math.min(len, i + EMBEDDED_MAX);
+  let depth = 0;
+  let quoted = false;
+  let inner = false;
+  let last = 0; // the last character outside the inner strings that is no blank
+  for (let j = i; j < stop; j++) {
+    const c = text.charCodeAt(j);
+    if (quoted) {
+      if (c === 0x5c) j++; // \
+      else if (c === 0x22) { // "
+        quoted = false;
+        last = c;
+      }
+      continue;
+    }
+    if (isJsonWhitespace(c)) continue;
+    if (last === 0x22 && c !== 0x3a && c !== 0x2c && c !== 0x7d && c !== 0x5d) return 0; // after a string: : , } ]
+    if (c === 0x22) { // "
+      if (last !== 0x5b && last !== 0x7b && last !== 0x2c && last !== 0x3a) return 0; // [ { , :
+      quoted = inner = true;
+    } else if (c === 0x7b || c === 0x5b) depth++; // { [
+    else if (c === 0x7d || c === 0x5d) { // } ]
+      if (--depth === 0) return embeddedClose(text, i, j, inner, final);
+    } else if (!JSON_OUTSIDE_STRINGS.test(String.fromCharCode(c))) return 0;
+    last = c;
+  }
+  return stop === len && len - i < EMBEDDED_MAX && !final ? EMBEDDED_UNDECIDED : 0;
+}
+
+/** What JSON has outside its strings besides brackets and quotes: numbers, literals, `,` `:`. */
+const JSON_OUTSIDE_STRINGS = /[-+.\d,:eEtrufalsn]/;
+
+/** embeddedJsonEnd's verdict once the container that opened at i closed at j. */
+function embeddedClose(text: string, i: number, j: number, inner: boolean, final: boolean): number {
+  const len = text.length;
+  if (!inner) return 0; // no quote inside: the string reads as it is
+  if (j + 1 >= len) return final ? 0 : EMBEDDED_UNDECIDED;
+  if (text.charCodeAt(j + 1) !== 0x22) return 0; // "
+  const k = skipBlanks(text, j + 2);
+  if (k >= len && !final) return EMBEDDED_UNDECIDED;
+  const d = text.charCodeAt(k);
+  if (k < len && d !== 0x2c && d !== 0x7d && d !== 0x5d) return 0; // , } ]
+  try {
+    JSON.parse(text.slice(i, j + 1));
+  } catch {
+    return 0;
+  }
+  return j + 1;
+}
+
 function hold(s: Scanner, run: number, upTo: number): boolean {
   const text = s.text;
   let k = upTo - 1;

@@ -180,6 +180,39 @@ function callEnd(text: string, open: number, final: boolean): number {
   return end === text.length && !final ? CALL_UNDECIDED : -1;
 }
 
+const REGEX_MAX = 1000;
+
+/**
+ * A JavaScript regular expression literal at `start` (`/^[a-z]+$/i`): a `/` that starts no comment,
+ * its body on one line (a `/` inside `[…]` or after `\` does not end it), the closing `/` and its
+ * flags, then `,` `}` `]` or the line's end. The index after it; 0 when there is none; -1 when more
+ * input is needed (at most REGEX_MAX characters are looked at).
+ */
+function regexLiteralEnd(text: string, start: number, final: boolean): number {
+  const len = text.length;
+  const first = text.charCodeAt(start + 1);
+  if (start + 1 >= len) return final ? 0 : -1;
+  if (first === 0x2f || first === 0x2a || first === 0x20 || first === 0x0a) return 0; // / * space LF
+  const stop = Math.min(len, start + REGEX_MAX);
+  let inClass = false;
+  for (let j = start + 1; j < stop; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x0a || c === 0x0d) return 0; // LF CR
+    if (c === 0x5c) j++; // \
+    else if (c === 0x5b) inClass = true; // [
+    else if (c === 0x5d) inClass = false; // ]
+    else if (c === 0x2f && !inClass) { // /
+      let k = j + 1;
+      while (k < len && isAsciiLetter(text.charCodeAt(k))) k++;
+      const after = skipBlanks(text, k);
+      if (after >= len) return final ? k : -1;
+      const d = text.charCodeAt(after);
+      return d === 0x2c || d === 0x7d || d === 0x5d || d === 0x0a || d === 0x0d ? k : 0; // , } ] LF CR
+    }
+  }
+  return stop === len && !final && len - start < REGEX_MAX ? -1 : 0;
+}
+
 /** Where an unquoted value from i ends: the next `,` `}` `]` or line end, blanks before it left out. */
 function bareValueEnd(text: string, i: number): number {
   while (i < text.length && !endsBareValue(text.charCodeAt(i))) i++;
@@ -201,6 +234,17 @@ export function scanValueWord(s: Scanner): boolean {
   if (isAsciiLetter(text.charCodeAt(start))) {
     const prefixed = prefixedString(s, false);
     if (prefixed !== 0) return prefixed > 0;
+  } else if (text.charCodeAt(start) === 0x2f && s.stack.length > 0) { // /
+    const end = regexLiteralEnd(text, start, s.final);
+    if (end < 0) return false;
+    if (end > 0) {
+      // repair: a JavaScript regular expression (`/^[a-z]+$/i`) is kept as its text, a string —
+      // JSON has no such value, and the reading is a guess: medium
+      s.log.doubt('quoted_bare_string', s.at(start), 'medium');
+      s.i = end;
+      s.emit(text.slice(start, end));
+      return true;
+    }
   }
   let i = start;
   for (;;) {
@@ -505,6 +549,28 @@ function currencyGroupAt(text: string, start: number, i: number, final: boolean)
  * `{"total": 1,234.56}`: three digits after a number and its comma, with no colon after them, are
  * the number's next digit group (a thousands separator), not a member name.
  */
+/**
+ * `"price": 12,50}`, `"ratio": 0,5, "n": 2`: digits right after a member value's comma, no name and
+ * colon after them, not a group of three (thousandsGroup) — a decimal comma, as much of Europe
+ * writes it. The integer before the comma and these digits are one number.
+ */
+function decimalComma(s: Scanner, text: string, start: number, end: number, stop: number): boolean {
+  if (stop < text.length && text.charCodeAt(stop) === 0x3a) return false; // : — it is a name after all
+  if (start === 0 || text.charCodeAt(start - 1) !== 0x2c) return false; // , right before the digits
+  if (!/^\d{1,2}$|^\d{4,15}$/.test(text.slice(start, end))) return false;
+  const top = s.stack[s.stack.length - 1]!;
+  if (top.isArray || top.members === 0) return false;
+  const previous = s.lastValue();
+  if (typeof previous !== 'number' || !Number.isSafeInteger(previous) || Object.is(previous, -0)) return false;
+  // repair: a decimal comma (`12,50`) is the number's point — a reading chosen, medium
+  s.log.doubt('normalized_decimal', s.at(start), 'medium');
+  s.replaceLast(Number(`${previous}.${text.slice(start, end)}`));
+  s.afterComma = false;
+  s.phase = AFTER_VALUE;
+  s.i = stop;
+  return true;
+}
+
 function thousandsGroup(s: Scanner, text: string, start: number, end: number, stop: number): boolean {
   if (stop < text.length && text.charCodeAt(stop) === 0x3a) return false; // : — it is a name after all
   if (start === 0 || text.charCodeAt(start - 1) !== 0x2c) return false; // a separator has no space after it
@@ -679,7 +745,7 @@ export function scanKeyWord(s: Scanner): boolean {
     s.i = start + 1;
     return true;
   }
-  if (thousandsGroup(s, text, start, end, i)) return true;
+  if (thousandsGroup(s, text, start, end, i) || decimalComma(s, text, start, end, i)) return true;
   // repair: an unquoted member name is quoted
   s.record('quoted_unquoted_keys', start);
   if (i < len && text.charCodeAt(i) === 0x22 && text.charCodeAt(i + 1) === 0x3a) i++; // `{a":1}`: a stray quote before the colon

@@ -66,3 +66,45 @@ t.test('a comma and a quote that do open the next member still end the string', 
   ] as const) t.same(repair(reply).repaired, want, reply);
   t.end();
 });
+
+/** JSON values a model may write inside a string: objects and arrays with strings of their own. */
+const innerScalar = fc.oneof(fc.integer({ min: -99, max: 999 }), fc.stringMatching(/^[A-Za-z][a-z ]{0,10}$/), fc.boolean(), fc.constant(null));
+const innerJson = fc.oneof(
+  fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.oneof(innerScalar, fc.array(innerScalar, { maxLength: 3 })), { minKeys: 1, maxKeys: 4 }),
+  fc.array(fc.oneof(innerScalar, fc.dictionary(fc.stringMatching(/^[a-z]{1,5}$/), innerScalar, { maxKeys: 2 })), { minLength: 1, maxLength: 4 }),
+).filter((v) => JSON.stringify(v).includes('"'));
+
+t.test('JSON written in a string with its quotes unescaped is the string, whole; the members around it kept', (t) => {
+  fc.assert(fc.property(innerJson, fc.constantFrom(0, 2), fc.boolean(), fc.boolean(), fc.nat(), (inner, indent, before, after, seed) => {
+    const written = JSON.stringify(inner, null, indent);
+    const reply = `{${before ? '"name": "get_weather", ' : ''}"arguments": "${written}"${after ? ', "id": 7' : ''}}`;
+    const expected = { ...(before ? { name: 'get_weather' } : {}), arguments: written, ...(after ? { id: 7 } : {}) };
+    const r = repair(reply);
+    if (!r.success || JSON.stringify(r.repaired) !== JSON.stringify(expected)) throw new Error(`${JSON.stringify(reply)} -> ${JSON.stringify(r.repaired)}`);
+    if (r.metadata.confidence !== 'medium') throw new Error(`${JSON.stringify(reply)}: ${r.metadata.confidence}`);
+    // With a schema that wants the object, the text is read as it.
+    if (!Array.isArray(inner)) {
+      const withSchema = repair(reply, { schema: { type: 'object', properties: { arguments: { type: 'object' } } } });
+      if (!withSchema.success || JSON.stringify((withSchema.repaired as { arguments: unknown }).arguments) !== JSON.stringify(inner)) {
+        throw new Error(`${JSON.stringify(reply)} with a schema -> ${JSON.stringify(withSchema.repaired)}`);
+      }
+    }
+    // Streamed in random pieces, finalize answers as repair() does.
+    const stream = createStream();
+    let from = 0;
+    let k = seed;
+    while (from < reply.length) {
+      const size = 1 + (k % 7);
+      k = Math.floor(k / 7) + 13 * size;
+      stream.push(reply.slice(from, from + size));
+      from += size;
+    }
+    const f = stream.finalize();
+    if (JSON.stringify(f.repaired) !== JSON.stringify(r.repaired)) throw new Error(`${JSON.stringify(reply)} streamed -> ${JSON.stringify(f.repaired)}`);
+    return true;
+  }), { seed: SEED, numRuns: 300 });
+  // Not such a string: text after the closer, no quote inside, or not JSON — read as before.
+  t.same(repair('{"data": "[1, 2, 3]"}').metadata.confidence, 'high');
+  t.same(repair('{"note": "{name} is here"}').repaired, { note: '{name} is here' });
+  t.end();
+});

@@ -92,6 +92,9 @@ const rows: Row[] = [
   ['{"a": True, "b": False, "c": None}', { a: true, b: false, c: null }, ['replaced_python_literal']],
   ['{"a: 1, "b": 2}', { a: 1, b: 2 }, ['closed_string'], 'medium'],
   ['{"a: 1}', { a: 1 }, ['closed_string'], 'medium'],
+  // a name closed by the other kind of quote, its colon right after it
+  ['{"name\': "Ada", "age\': 3}', { name: 'Ada', age: 3 }, ['closed_string'], 'medium'],
+  ['{\'name": "Ada"}', { name: 'Ada' }, ['converted_single_quotes', 'closed_string'], 'medium'],
   ['{a: `text here`, `b`: ``}', { a: 'text here', b: '' }, ['quoted_unquoted_keys', 'converted_smart_quotes']],
   ['{"a": TRUE, "b": Null, "c": NONE, "d": FALSE}', { a: true, b: null, c: null, d: false }, ['replaced_python_literal']],
   ['{"a": undefined}', { a: null }, ['replaced_undefined']],
@@ -181,6 +184,8 @@ const rows: Row[] = [
   ['{"big": 9007199254740993n}', { big: '9007199254740993n' }, ['quoted_bare_string'], 'medium'],
   ['{"a": new Foo("x")}', { a: 'new Foo("x")' }, ['quoted_bare_string'], 'medium'],
   ['{"n": new NumberInt()}', { n: 'new NumberInt()' }, ['quoted_bare_string'], 'medium'],
+  // a regular expression is its text, whole (a `/` in its class or escaped does not end it)
+  ['{"pattern": /^[a-z]+$/i, "re": /a\\/b[/]c/g}', { pattern: '/^[a-z]+$/i', re: '/a\\/b[/]c/g' }, ['quoted_bare_string'], 'medium'],
   ['[1, 2, ...]', [1, 2], ['removed_ellipsis']],
   ['{"a": 1}\n{"b": 2}', [{ a: 1 }, { b: 2 }], ['wrapped_multiple_values'], 'medium'],
   ['{"a": 1}}', { a: 1 }, ['removed_extra_closing_bracket']],
@@ -188,6 +193,8 @@ const rows: Row[] = [
   ['[{"a": 1]', [{ a: 1 }], ['closed_object_bracket']],
   ['{"a":\u00a0"b"}', { a: 'b' }, ['normalized_whitespace']],
   ['{"total": 1,234.56, "n": 2}', { total: 1234.56, n: 2 }, ['merged_thousands_separator'], 'medium'],
+  // a decimal comma in a member's value (not a group of three, no name after it): the number's point
+  ['{"price": 12,50, "lat": 48,8566, "t": -3,5, "x": 0,5}', { price: 12.5, lat: 48.8566, t: -3.5, x: 0.5 }, ['normalized_decimal'], 'medium'],
   // a whole document escaped once more (a log line, a double JSON.stringify)
   ['{\\"name\\": \\"Ada\\", \\"n\\": 1}', { name: 'Ada', n: 1 }, ['unescaped_json_text'], 'medium'],
   ['Result: {\\n  \\"q\\": \\"say \\\\\\"hi\\\\\\"\\",\\n  \\"tags\\": [\\"a\\"]\\n}', { q: 'say "hi"', tags: ['a'] },
@@ -246,6 +253,11 @@ t.test('every repair kind: value, reported types, confidence', async (t) => {
     t.equal(r.metadata.was_repaired, true);
     t.same(r.metadata.repairs_applied, r.metadata.syntax_repairs);
   }
+});
+
+t.test('a comma between digits in an array separates two numbers: no decimal comma there', async (t) => {
+  t.same(repair('[12,50]').repaired, [12, 50]);
+  t.same(repair('{"a": [1,5]}').repaired, { a: [1, 5] });
 });
 
 t.test('every row streamed in 1-, 2- and 7-character pushes: finalize answers what repair does', async (t) => {
