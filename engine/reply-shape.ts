@@ -16,8 +16,27 @@ import { FIRST_READING, type ProsePolicy, Scanner } from './scanner/scanner.js';
 export function readReply(input: string, reading: ProsePolicy = FIRST_READING): Scanner {
   const fenceStart = fencedAnswerStart(input);
   const first = scan(input, { ...reading, proseUntil: fenceStart });
-  const reread = first.roots.length === 0 ? rereadWithoutRoot(first, input, fenceStart) : rereadPastLineFragment(first, input, fenceStart);
+  const reread = first.roots.length === 0 ? rereadWithoutRoot(first, input, fenceStart)
+    : rereadPastLineFragment(first, input, fenceStart) ?? membersAroundRoot(first, input, fenceStart);
   return reread ?? first;
+}
+
+/**
+ * The first root was a member's value on lines of members whose `{` the reply left out, after
+ * prose (`Here:⏎"a": [1, 2],⏎"b": 3`: the first scan took `[1, 2]`): the members read as one
+ * object (membersAnswer), when no bracket comes before the first member's line. Null otherwise.
+ */
+function membersAroundRoot(first: Scanner, input: string, fenceStart: number): Scanner | null {
+  // Only the root's own line is looked at first: `"name":` and blanks before the root's bracket.
+  const at = first.firstRootAt;
+  if (fenceStart >= 0 || at <= 0) return null;
+  const lineStart = input.lastIndexOf('\n', at - 1) + 1;
+  if (lineStart === 0 || !NAME_BEFORE_VALUE.test(input.slice(lineStart, at))) return null;
+  const member = MEMBER_LINE.exec(input);
+  if (member === null || member.index === 0) return null;
+  const before = input.slice(0, member.index);
+  if (before.indexOf('{') >= 0 || before.indexOf('[') >= 0) return null;
+  return membersAnswer(input);
 }
 
 /**
@@ -50,6 +69,8 @@ const MEMBER_BEFORE = /,[ \t]*[A-Za-z_$][\w$]*[ \t]*:[ \t]*$/;
 // A line that starts with a quoted name, a colon and the start of a JSON value: a member of an
 // object whose `{` the reply left out (`Here:\n"name": "A",\n"age": 3`).
 const MEMBER_LINE = /^[ \t]*"[^"\\\n]{1,200}"[ \t]*:[ \t]*(?:["'{[\d-]|true\b|false\b|null\b)/m;
+// A line's text before a value that is a member's: a quoted name and its colon.
+const NAME_BEFORE_VALUE = /^[ \t]*"[^"\\\n]{1,200}"[ \t]*:[ \t]*$/;
 
 /**
  * Where the answer's fence starts, when a reply opens with prose that holds a `{` or `[` of its own

@@ -114,6 +114,8 @@ const rows: Row[] = [
   ['"a": 1, "b": 2}', { a: 1, b: 2 }, ['inserted_missing_opening_bracket'], 'medium'],
   ['"Paris", "London"]', ['Paris', 'London'], ['inserted_missing_opening_bracket'], 'medium'],
   ['1, 2, 3]', [1, 2, 3], ['inserted_missing_opening_bracket'], 'medium'],
+  // members after prose whose `{` was left out, a bracket among them: one object, not that bracket
+  ['Result:\n"a": 1,\n"b": [2],\n"c": {"d": true}\n', { a: 1, b: [2], c: { d: true } }, ['stripped_leading_text', 'inserted_missing_opening_bracket', 'closed_object_bracket'], 'medium'],
   ['42, that is the answer', 42, ['stripped_trailing_text', 'removed_trailing_comma']],
   ['{"a": 1}, {"a": 2}]', [{ a: 1 }, { a: 2 }], ['wrapped_multiple_values', 'removed_extra_closing_bracket'], 'medium'],
   ['"positive"\nReason: the text is happy.', 'positive', ['stripped_trailing_text']],
