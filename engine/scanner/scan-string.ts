@@ -454,11 +454,37 @@ function rawBackslash(text: string, e: number, code: number, final: boolean): nu
  */
 function quoteInsideValue(s: Scanner, text: string, j: number): number {
   const next = text.charCodeAt(j);
-  if ((next !== 0x2c && next !== 0x3a) || s.strIsKey) return 0; // , :
+  if (s.strIsKey) return nameGoesOn(text, j, s.final);
+  if (next !== 0x2c && next !== 0x3a) return 0; // , :
   if (s.stack.length > 0 && s.stack[s.stack.length - 1]!.isArray && (next !== 0x2c || s.policy.stringItems !== true)) return 0;
   const runs = proseRunsToQuote(text, j + 1, s.strClose, s.final);
   if (runs !== 0 || next !== 0x2c || s.stack.length === 0 || s.stack[s.stack.length - 1]!.isArray) return runs; // ,
   return speechAfterComma(text, j + 1, s.final);
+}
+
+const NAME_ON_MAX = 64;
+
+/**
+ * From j, after a candidate closing quote in a member name: words on the same line and then a
+ * quote with the colon right after it (`{"height 5" tall": true}`, `{"the "best" one": 1}`) — the
+ * name holds a quote and goes on to that one. 1: it goes on; 0: it ended (`{"a" true}`, `{"a": 1}`,
+ * nothing but a word, a mark or NAME_ON_MAX characters first); -1: the window ends before it shows.
+ */
+function nameGoesOn(text: string, j: number, final: boolean): number {
+  const len = text.length;
+  const first = text.charCodeAt(j);
+  if (!(isAsciiLetter(first) || (first >= 0x30 && first <= 0x39))) return 0; // a letter or digit
+  const stop = Math.min(len, j + NAME_ON_MAX);
+  for (let k = j; k < stop; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x22) { // "
+      const after = skipBlanks(text, k + 1);
+      if (after >= len) return final ? 0 : -1;
+      return text.charCodeAt(after) === 0x3a ? 1 : 0; // :
+    }
+    if (c === 0x3a || c === 0x2c || c === 0x7b || c === 0x7d || c === 0x5b || c === 0x5d || c === 0x0a || c === 0x0d) return 0; // : , { } [ ] LF CR
+  }
+  return stop === len && len - j < NAME_ON_MAX && !final ? -1 : 0;
 }
 
 /**
@@ -473,6 +499,7 @@ function speechAfterComma(text: string, k: number, final: boolean): number {
   k = skipBlanks(text, k);
   if (k >= len) return final ? 0 : -1;
   const first = text.charCodeAt(k);
+  if (first === 0x22) return quotedWordThenWords(text, k, final); // "
   if (!(isAsciiLetter(first) || first > 0x7f)) return 0; // a letter
   for (let c = first; isAsciiLetter(c) || c > 0x7f || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x24; c = text.charCodeAt(++k)) { // letter digit _ $
     if (k >= len) return final ? 0 : -1;
@@ -485,6 +512,34 @@ function speechAfterComma(text: string, k: number, final: boolean): number {
   if (k >= len) return final ? 0 : -1;
   const after = text.charCodeAt(k);
   return after === 0x3a || after === 0x3d ? 0 : 1; // : = (a member's name: the string had ended)
+}
+
+const QUOTED_WORD_MAX = 40;
+
+/**
+ * At k, a quote after `"red",` inside an object's string value: a short quoted word or phrase and
+ * then a word that names no member (`"use "red", "green" or "blue" only"`) — a list of quoted words
+ * in the text, so the quote before the comma was inside it. 1: such words; 0: a member (`"b": 2`,
+ * `"b" :`), a value after it (`"b", "c"`), or no word; -1: the window ends before it shows.
+ */
+function quotedWordThenWords(text: string, k: number, final: boolean): number {
+  const len = text.length;
+  const stop = Math.min(len, k + 1 + QUOTED_WORD_MAX);
+  let q = k + 1;
+  for (; q < stop; q++) {
+    const c = text.charCodeAt(q);
+    if (c === 0x22) break; // "
+    if (c === 0x5c || c === 0x3a || c === 0x2c || c === 0x7b || c === 0x7d || c === 0x5b || c === 0x5d || c === 0x0a) return 0; // \ : , { } [ ] LF
+  }
+  if (q >= stop) return q >= len && !final ? -1 : 0;
+  const after = skipBlanks(text, q + 1);
+  if (after >= len) return final ? 0 : -1;
+  if (after === q + 1 || !isAsciiLetter(text.charCodeAt(after))) return 0; // a word after a blank
+  let w = after;
+  while (w < len && isAsciiLetter(text.charCodeAt(w))) w++;
+  if (w >= len) return final ? 0 : -1;
+  const next = text.charCodeAt(skipBlanks(text, w));
+  return next === 0x3a || next === 0x3d ? 0 : 1; // : = (a bare name: a member after all)
 }
 
 /** From k (just after a `,` or `:` that followed a candidate closing quote): see quoteInsideValue. */

@@ -92,6 +92,9 @@ const rows: Row[] = [
   ['{"a": True, "b": False, "c": None}', { a: true, b: false, c: null }, ['replaced_python_literal']],
   ['{"a: 1, "b": 2}', { a: 1, b: 2 }, ['closed_string'], 'medium'],
   ['{"a: 1}', { a: 1 }, ['closed_string'], 'medium'],
+  // a name holding a quote goes on to the quote its colon follows; quoted words in a value stay in it
+  ['{"height 5\" tall": true, "the "best" one": 1}', { 'height 5" tall': true, 'the "best" one': 1 }, ['escaped_inner_quote'], 'medium'],
+  ['{"note": "use "red", "green" or "blue" only", "n": 1}', { note: 'use "red", "green" or "blue" only', n: 1 }, ['escaped_inner_quote'], 'medium'],
   // a name closed by the other kind of quote, its colon right after it
   ['{"name\': "Ada", "age\': 3}', { name: 'Ada', age: 3 }, ['closed_string'], 'medium'],
   ['{\'name": "Ada"}', { name: 'Ada' }, ['converted_single_quotes', 'closed_string'], 'medium'],
