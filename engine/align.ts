@@ -10,8 +10,7 @@ import { makeError, makeWarning } from './error-codes.js';
 import { failureResponse, successResponse } from './response.js';
 import { FIRST_READING, Scanner, type ProsePolicy } from './scanner/scanner.js';
 import { repairDetail } from './scanner/repair-log.js';
-import { isTaskBox, leadingReasoningEnd } from './scanner/scan-prose.js';
-import { isWordChar } from './scanner/char-codes.js';
+import { isTaskBox, leadingReasoningEnd, subscriptCloser } from './scanner/scan-prose.js';
 import { applySchema, compiledSchema } from './schema/index.js';
 import { readRootScalar, wantsRootScalar } from './schema/root-scalar.js';
 import { readLines } from './schema/lines.js';
@@ -141,7 +140,7 @@ function candidates(text: string): Candidate[] {
       i = block[1];
       continue;
     }
-    if (isTaskBox(text, at) || (at > 0 && text.charCodeAt(at) === 0x5b && isWordChar(text.charCodeAt(at - 1)))) {
+    if (isTaskBox(text, at) || (text.charCodeAt(at) === 0x5b && subscriptCloser(text, at, text.charCodeAt(at - 1)) >= 0)) { // [
       // `- [ ] buy milk`, `arr[0]`: a task list's box, a subscript; no value
       i = at + 1;
       continue;

@@ -33,10 +33,10 @@ function membersAroundRoot(first: Scanner, input: string, fenceStart: number): S
   const lineStart = input.lastIndexOf('\n', at - 1) + 1;
   if (lineStart === 0 || !NAME_BEFORE_VALUE.test(input.slice(lineStart, at))) return null;
   const member = MEMBER_LINE.exec(input);
-  if (member === null || member.index === 0) return null;
+  if (member === null) return null;
   const before = input.slice(0, member.index);
   if (before.indexOf('{') >= 0 || before.indexOf('[') >= 0) return null;
-  return membersAnswer(input);
+  return membersAnswer(input, member);
 }
 
 /**
@@ -129,8 +129,7 @@ function rereadWithoutRoot(first: Scanner, input: string, fenceStart: number): S
  * 3`: the model left out the `{`), or null when no line starts like a member. The scanner's own
  * rule for output that begins inside an object inserts the `{` (scan-string.ts fixContainerAround).
  */
-function membersAnswer(input: string): Scanner | null {
-  const member = MEMBER_LINE.exec(input);
+function membersAnswer(input: string, member = MEMBER_LINE.exec(input)): Scanner | null {
   if (member === null || member.index === 0) return null;
   const at = member.index + member[0].indexOf('"');
   // repair: prose before members whose `{` is missing is dropped

@@ -103,6 +103,11 @@ export function printFamilies(rows: readonly FamilyRow[]): boolean {
     rows.map((r) => [r.name, formatBytes(r.bytes), formatDuration(r.nsPerOp), formatNumber(r.ratio), r.name.startsWith('JSON.parse') ? '' : `<= ${r.limit}x`,
       r.name.startsWith('JSON.parse') ? '' : r.wrong !== null ? `FAIL ${r.wrong}` : r.ratio <= r.limit ? 'pass' : 'FAIL']),
   );
+  return rowsPass(rows);
+}
+
+/** Whether every row's repair is right and within its limit. */
+export function rowsPass(rows: readonly FamilyRow[]): boolean {
   return rows.every((r) => r.wrong === null && r.ratio <= r.limit);
 }
 

@@ -3,3 +3,4 @@
 export { healJson, type HealOptions, type HealReport, type HealResult } from './heal-json.js';
 export { createJsonHealer, type JsonHealer } from './json-healer.js';
 export type { Confidence } from '../types.js';
+export { stringEnd } from './json-text.js';

@@ -71,9 +71,10 @@ export function codeUnitsOf(text: string): Uint16Array {
 function largeUnits(length: number): LargeUnits {
   const kept = large?.deref();
   if (kept !== undefined && kept.units.length >= length + SENTINELS) return kept;
-  const units = new Uint16Array(Math.min(length + (length >> 2), Math.max(length, LARGEST_REUSED)) + SENTINELS);
+  const reused = length <= LARGEST_REUSED;
+  const units = new Uint16Array((reused ? Math.min(length + (length >> 2), LARGEST_REUSED) : length) + SENTINELS);
   const made = { units, writer: writerFor(units) };
-  if (length <= LARGEST_REUSED) large = new WeakRef(made);
+  if (reused) large = new WeakRef(made);
   return made;
 }
 

@@ -120,27 +120,23 @@ function skipProse(s: Scanner): boolean {
           i += marker - 1;
           continue;
         }
-        if (isWordChar(i > 0 ? codes[i - 1]! : s.before)) {
-          // A subscript (`arr[0]`, `d["key"]`): code in the prose, never the JSON, even when nothing
-          // else is (the `[` is glued to a name). The window's first `[` asks the one before it.
-          const close = fragmentCloser(text, i);
-          if (close >= 0 && close < len) {
-            i = close;
-            continue;
-          }
-          if (close >= len && !s.final) {
-            undecided = true;
-            break;
-          }
+        // A subscript (`arr[0]`, `d["key"]`): code in the prose, never the JSON, even when nothing
+        // else is. The window's first `[` asks the scanner for the code unit before it.
+        const close = subscriptCloser(text, i, i > 0 ? codes[i - 1]! : s.before);
+        if (close >= 0 && close < len) {
+          i = close;
+          continue;
+        }
+        if (close >= len && !s.final) {
+          undecided = true;
+          break;
         }
       }
       if (!s.policy.inlineFragmentsAreProse) break;
       const after = inlineFragmentEnd(text, i, s.final);
       if (after > 0) {
-        // A placeholder (`Use the {name} field`), a task list's box (`- [ ] buy milk`) or words in
-        // brackets (`the answer is [redacted] for now`) are never the JSON: no rescan reads them as
-        // `{}`, `[]` or `["redacted"]`.
-        if (!isPlaceholder(text, i, after) && !isTaskBox(text, i) && !bracketedWords(text.slice(i, after))) s.report.skippedFragment = true;
+        // A fragment that is never the JSON is not read again as one (reply-shape.ts).
+        if (!neverJson(text, i, after)) s.report.skippedFragment = true;
         i = after - 1; // `[1]: see`, `{name} below`: prose, not the root
         continue;
       }
@@ -446,7 +442,27 @@ const BRACKETED_WORDS = /^\[[A-Za-z][\w .'-]*\]$/;
 
 /** `[here]`, `[see note 2]`, or a log line's time `[12:00:05]`: prose in brackets. */
 function bracketedWords(fragment: string): boolean {
-  return BRACKETED_WORDS.test(fragment) || TIME_LABEL.test(fragment.slice(1, -1));
+  return BRACKETED_WORDS.test(fragment) || (fragment.charCodeAt(0) === 0x5b && TIME_LABEL.test(fragment.slice(1, -1))); // [
+}
+
+/**
+ * A fragment of prose text[i, end) that is never the JSON, even when the reply holds nothing else:
+ * a placeholder (`Use the {name} field`), a task list's box (`- [ ] buy milk`), words or a time in
+ * brackets (`the answer is [redacted] for now`) — no rescan reads them as `{}`, `[]`, `["redacted"]`.
+ */
+function neverJson(text: string, i: number, end: number): boolean {
+  return isPlaceholder(text, i, end) || isTaskBox(text, i) || bracketedWords(text.slice(i, end));
+}
+
+/**
+ * A subscript at text[i] (`arr[0]`, `d["key"]`): a `[` glued to a name (`before`, the code unit
+ * before it, a letter, digit or `_`) and closed on its line. The index of its closer; text.length
+ * when the text ends first; -1 when it is no subscript.
+ */
+export function subscriptCloser(text: string, i: number, before: number): number {
+  if (!isWordChar(before)) return -1;
+  const close = fragmentCloser(text, i);
+  return close === SPANS_LINES ? -1 : close;
 }
 
 /**
@@ -500,7 +516,7 @@ export function lineFragmentEnd(text: string, i: number): number {
 export function isTaskBox(text: string, i: number): boolean {
   const mark = text.charCodeAt(i + 1);
   const after = text.charCodeAt(i + 3);
-  return text.charCodeAt(i + 2) === 0x5d && (mark === 0x20 || (mark | 0x20) === 0x78) && (after === 0x20 || after === 0x09); // ] space x X; space tab
+  return text.charCodeAt(i) === 0x5b && text.charCodeAt(i + 2) === 0x5d && (mark === 0x20 || (mark | 0x20) === 0x78) && (after === 0x20 || after === 0x09); // [ ] space x X; space tab
 }
 
 /** `{name}`, `{ user_id }`: a brace around one identifier, the fragment text[i, end). */

@@ -1,7 +1,7 @@
 // Strings: double, single and typographic quotes; escapes; raw control characters; unescaped inner
 // quotes; a missing closing quote. Runs between escapes are copied as one slice, never per character.
 // A string may span many pieces of a stream: its text so far waits in `strParts`.
-import { closingQuote, endsBareValue, endsStringBefore, hex4At, hexValue, htmlCommentAt, isAsciiLetter, isJsonWhitespace, skipBlanks } from './char-codes.js';
+import { closingQuote, endsBareValue, endsStringBefore, hex4At, hexValue, htmlCommentAt, isAsciiLetter, isDigit, isJsonWhitespace, skipBlanks } from './char-codes.js';
 import { AFTER_ROOT, AFTER_VALUE, COLON, SET_OPEN, SET_QUOTED, SET_READ } from './phases.js';
 import { setToObject } from './python-set.js';
 import type { Scanner } from './scanner.js';
@@ -293,10 +293,6 @@ export function scanString(s: Scanner): boolean {
   return true;
 }
 
-/**
- * Saves the string's text up to `upTo` and keeps the rest of the window for the next piece. A
- * trailing `,` plus whitespace stays in the window: the comma rule above must see it with the quote.
- */
 const EMBEDDED_MAX = 4096;
 const EMBEDDED_UNDECIDED = -1;
 
@@ -334,14 +330,22 @@ function embeddedJsonEnd(text: string, i: number, final: boolean): number {
     } else if (c === 0x7b || c === 0x5b) depth++; // { [
     else if (c === 0x7d || c === 0x5d) { // } ]
       if (--depth === 0) return embeddedClose(text, i, j, inner, final);
-    } else if (!JSON_OUTSIDE_STRINGS.test(String.fromCharCode(c))) return 0;
+    } else if (!jsonOutsideStrings(c)) return 0;
     last = c;
   }
   return stop === len && len - i < EMBEDDED_MAX && !final ? EMBEDDED_UNDECIDED : 0;
 }
 
-/** What JSON has outside its strings besides brackets and quotes: numbers, literals, `,` `:`. */
-const JSON_OUTSIDE_STRINGS = /[-+.\d,:eEtrufalsn]/;
+/** What JSON has outside its strings besides brackets, quotes and blanks: numbers, literals, `,` `:`. */
+function jsonOutsideStrings(c: number): boolean {
+  switch (c) {
+    case 0x2d: case 0x2b: case 0x2e: case 0x2c: case 0x3a: // - + . , :
+    case 0x65: case 0x45: case 0x74: case 0x72: case 0x75: case 0x66: case 0x61: case 0x6c: case 0x73: case 0x6e: // e E t r u f a l s n
+      return true;
+    default:
+      return isDigit(c);
+  }
+}
 
 /** embeddedJsonEnd's verdict once the container that opened at i closed at j. */
 function embeddedClose(text: string, i: number, j: number, inner: boolean, final: boolean): number {
@@ -361,6 +365,10 @@ function embeddedClose(text: string, i: number, j: number, inner: boolean, final
   return j + 1;
 }
 
+/**
+ * Saves the string's text up to `upTo` and keeps the rest of the window for the next piece. A
+ * trailing `,` plus whitespace stays in the window: the comma rule above must see it with the quote.
+ */
 function hold(s: Scanner, run: number, upTo: number): boolean {
   const text = s.text;
   let k = upTo - 1;
@@ -473,7 +481,7 @@ const NAME_ON_MAX = 64;
 function nameGoesOn(text: string, j: number, final: boolean): number {
   const len = text.length;
   const first = text.charCodeAt(j);
-  if (!(isAsciiLetter(first) || (first >= 0x30 && first <= 0x39))) return 0; // a letter or digit
+  if (!isAsciiLetter(first) && !isDigit(first)) return 0;
   const stop = Math.min(len, j + NAME_ON_MAX);
   for (let k = j; k < stop; k++) {
     const c = text.charCodeAt(k);

@@ -546,47 +546,37 @@ function currencyGroupAt(text: string, start: number, i: number, final: boolean)
 }
 
 /**
- * `{"total": 1,234.56}`: three digits after a number and its comma, with no colon after them, are
- * the number's next digit group (a thousands separator), not a member name.
+ * Digits right after a number and its comma in an object, with no colon after them (no member's
+ * name): the number goes on. Three (and a fraction) are its next digit group, a thousands
+ * separator (`{"total": 1,234.56}`); one or two, or four and more, its decimals after a decimal
+ * comma, as much of Europe writes them (`"price": 12,50`). Either is a reading chosen: medium.
  */
-/**
- * `"price": 12,50}`, `"ratio": 0,5, "n": 2`: digits right after a member value's comma, no name and
- * colon after them, not a group of three (thousandsGroup) — a decimal comma, as much of Europe
- * writes it. The integer before the comma and these digits are one number.
- */
-function decimalComma(s: Scanner, text: string, start: number, end: number, stop: number): boolean {
+function numberAfterComma(s: Scanner, text: string, start: number, end: number, stop: number): boolean {
   if (stop < text.length && text.charCodeAt(stop) === 0x3a) return false; // : — it is a name after all
-  if (start === 0 || text.charCodeAt(start - 1) !== 0x2c) return false; // , right before the digits
-  if (!/^\d{1,2}$|^\d{4,15}$/.test(text.slice(start, end))) return false;
+  if (start === 0 || text.charCodeAt(start - 1) !== 0x2c) return false; // , right before the digits (a separator has no space after it)
   const top = s.stack[s.stack.length - 1]!;
-  if (top.isArray || top.members === 0) return false;
+  if (top.members === 0) return false;
   const previous = s.lastValue();
-  if (typeof previous !== 'number' || !Number.isSafeInteger(previous) || Object.is(previous, -0)) return false;
-  // repair: a decimal comma (`12,50`) is the number's point — a reading chosen, medium
-  s.log.doubt('normalized_decimal', s.at(start), 'medium');
-  s.replaceLast(Number(`${previous}.${text.slice(start, end)}`));
+  if (typeof previous !== 'number' || !Number.isInteger(previous)) return false;
+  const digits = text.slice(start, end);
+  if (THOUSANDS_GROUP.test(digits)) {
+    if (String(previous).includes('e')) return false;
+    // repair: the digit groups are joined into one number — a guess, so medium confidence
+    s.record('merged_thousands_separator', start);
+    s.replaceLast(Number(String(previous) + digits));
+  } else if (!top.isArray && DECIMALS.test(digits) && Number.isSafeInteger(previous) && !Object.is(previous, -0)) {
+    // repair: a decimal comma (`12,50`) is the number's point — a reading chosen, medium
+    s.log.doubt('normalized_decimal', s.at(start), 'medium');
+    s.replaceLast(Number(`${previous}.${digits}`));
+  } else return false;
   s.afterComma = false;
   s.phase = AFTER_VALUE;
   s.i = stop;
   return true;
 }
 
-function thousandsGroup(s: Scanner, text: string, start: number, end: number, stop: number): boolean {
-  if (stop < text.length && text.charCodeAt(stop) === 0x3a) return false; // : — it is a name after all
-  if (start === 0 || text.charCodeAt(start - 1) !== 0x2c) return false; // a separator has no space after it
-  if (!/^\d{3}(\.\d+)?$/.test(text.slice(start, end))) return false;
-  const top = s.stack[s.stack.length - 1]!;
-  if (top.members === 0) return false;
-  const previous = s.lastValue();
-  if (typeof previous !== 'number' || !Number.isInteger(previous) || String(previous).includes('e')) return false;
-  // repair: the digit groups are joined into one number — a guess, so medium confidence
-  s.record('merged_thousands_separator', start);
-  s.replaceLast(Number(String(previous) + text.slice(start, end)));
-  s.afterComma = false;
-  s.phase = AFTER_VALUE;
-  s.i = stop;
-  return true;
-}
+const THOUSANDS_GROUP = /^\d{3}(\.\d+)?$/;
+const DECIMALS = /^\d{1,2}$|^\d{4,15}$/;
 
 // Hex up to 13 digits and digit groups up to 15 digits: every such number is an exact double.
 const HEX_NUMBER = /^(-?)0[xX]([0-9a-fA-F]{1,13})$/;
@@ -745,7 +735,7 @@ export function scanKeyWord(s: Scanner): boolean {
     s.i = start + 1;
     return true;
   }
-  if (thousandsGroup(s, text, start, end, i) || decimalComma(s, text, start, end, i)) return true;
+  if (numberAfterComma(s, text, start, end, i)) return true;
   // repair: an unquoted member name is quoted
   s.record('quoted_unquoted_keys', start);
   if (i < len && text.charCodeAt(i) === 0x22 && text.charCodeAt(i + 1) === 0x3a) i++; // `{a":1}`: a stray quote before the colon

@@ -5,7 +5,7 @@
 // string spelled with escapes JSON.stringify does not use, `\/` or `\u00e9`, is found all the same).
 // Only when a healed string cannot be found as its member's value is the completion written again
 // (the same values, JSON.stringify's spelling). Splicing is also cheaper than writing it again.
-import { healJson, type HealReport } from '../../engine/heal/index.js';
+import { healJson, stringEnd, type HealReport } from '../../engine/heal/index.js';
 import type { ChatPlan } from './chat-request.js';
 import { reportJson, type AnswerReport, type ReportBuilder } from './heal-report.js';
 
@@ -90,17 +90,17 @@ function splice(raw: string, parts: readonly HealedPart[]): string | null {
   let out = '';
   let from = 0;
   for (const part of parts) {
-    const at = partAt(raw, from, part);
-    if (at < 0) return null;
-    const end = closingQuote(raw, at) + 1;
+    const span = partSpan(raw, from, part);
+    if (span === null) return null;
+    const [at, end] = span;
     out += raw.slice(from, at) + (part.healed === part.original ? raw.slice(at, end) : JSON.stringify(part.healed));
     from = end;
   }
   return out + raw.slice(from);
 }
 
-/** The offset of the opening quote of `part`'s string in `raw` from `from` on, or -1. */
-function partAt(raw: string, from: number, part: HealedPart): number {
+/** Where `part`'s string stands in `raw` from `from` on: its opening quote and the index after its closing one, or null. */
+function partSpan(raw: string, from: number, part: HealedPart): [number, number] | null {
   const name = `"${part.name}"`;
   for (let at = raw.indexOf(name, from); at >= 0; at = raw.indexOf(name, at + 1)) {
     const before = raw.charCodeAt(blankBefore(raw, at - 1));
@@ -111,26 +111,14 @@ function partAt(raw: string, from: number, part: HealedPart): number {
     if (raw.charCodeAt(k) !== 0x22) continue; // "
     // The string read back, not the original spelled again: one parse of the string, where
     // JSON.stringify of the original and a search for it cost twice that (bench/gateway).
+    const end = stringEnd(raw, k) + 1;
     try {
-      if (JSON.parse(raw.slice(k, closingQuote(raw, k) + 1)) === part.original) return k;
+      if (JSON.parse(raw.slice(k, end)) === part.original) return [k, end];
     } catch {
-      return -1; // not a string token after all: written again
+      return null; // not a string token after all: written again
     }
   }
-  return -1;
-}
-
-/**
- * The offset of the quote that closes the string opened at `open` in valid JSON `raw`: native
- * searches for `"`, one backslash run read back at each (a JSON string's `\"` are most of its quotes).
- */
-function closingQuote(raw: string, open: number): number {
-  for (let k = raw.indexOf('"', open + 1); k >= 0; k = raw.indexOf('"', k + 1)) {
-    let b = k - 1;
-    while (raw.charCodeAt(b) === 0x5c) b--; // \
-    if ((k - b) % 2 === 1) return k; // an even run of backslashes before it: the quote is not escaped
-  }
-  return raw.length;
+  return null;
 }
 
 /** The index of the last character at or before `k` that is not JSON whitespace. */
